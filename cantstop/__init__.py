@@ -1,0 +1,76 @@
+"""cantstop: the rules of Sid Sackson's *Can't Stop* as an immutable state machine.
+
+>>> from cantstop import Move, Roll, Rules, Stop, new_game
+>>> state = new_game(Rules(players=2))
+>>> state = state.apply(Roll((3, 4, 5, 5)))
+>>> state.legal_moves()
+(Move(columns=(7, 10)), Move(columns=(8, 9)))
+>>> state = state.apply(Move((7, 10))).apply(Stop())
+>>> state
+State('7:1,10:1/- - 1r')
+"""
+
+from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
+from cantstop.columnmap import ColumnMap
+from cantstop.dice import ORDERED_ROLLS, pairings, roll_outcomes
+from cantstop.errors import (
+    CantStopError,
+    IllegalAction,
+    InvalidRules,
+    InvalidState,
+    NotationError,
+)
+from cantstop.game import Event, Perft, Phase, Play, State, Step, new_game, perft
+from cantstop.jsonform import (
+    action_from_json,
+    action_to_json,
+    rules_from_json,
+    rules_to_json,
+    state_from_json,
+    state_to_json,
+)
+from cantstop.notation import format_action, format_state, parse_action, parse_state
+from cantstop.rules import COLUMNS, MARKERS, STANDARD_HEIGHTS, Rules, Variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "COLUMNS",
+    "MARKERS",
+    "ORDERED_ROLLS",
+    "STANDARD_HEIGHTS",
+    "Action",
+    "CantStopError",
+    "ColumnMap",
+    "Event",
+    "IllegalAction",
+    "InvalidActionValue",
+    "InvalidRules",
+    "InvalidState",
+    "Move",
+    "NotationError",
+    "Perft",
+    "Phase",
+    "Play",
+    "Roll",
+    "Rules",
+    "State",
+    "Step",
+    "Stop",
+    "Variant",
+    "__version__",
+    "action_from_json",
+    "action_to_json",
+    "format_action",
+    "format_state",
+    "new_game",
+    "pairings",
+    "parse_action",
+    "parse_state",
+    "perft",
+    "roll_outcomes",
+    "rules_from_json",
+    "rules_to_json",
+    "state_from_json",
+    "state_to_json",
+]

@@ -1,0 +1,98 @@
+"""The three actions: :class:`Roll` (chance), :class:`Move` and :class:`Stop`.
+
+Actions are plain values.  Constructing one checks only its own shape; whether it
+is legal depends on the state it is applied to (see :meth:`cantstop.State.apply`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from cantstop.errors import CantStopError
+
+__all__ = ["Action", "InvalidActionValue", "Move", "Roll", "Stop"]
+
+
+class InvalidActionValue(CantStopError, ValueError):
+    """An action value of the wrong shape, such as five dice or a die showing 7.
+
+    ``rule`` is the spec rule the value breaks.
+    """
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(f"{message} (rule {rule})")
+        self.rule = rule
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The chance action: four dice, each showing 1 to 6, in the order thrown (R4.1).
+
+    >>> Roll((3, 4, 5, 5)).dice
+    (3, 4, 5, 5)
+    >>> Roll((3, 4, 5, 7))
+    Traceback (most recent call last):
+    ...
+    cantstop.actions.InvalidActionValue: a die shows 1 to 6, not 7 (rule R4.1)
+    """
+
+    dice: tuple[int, int, int, int]
+
+    def __post_init__(self) -> None:
+        dice = self.dice
+        if not isinstance(dice, tuple):
+            try:
+                dice = tuple(dice)
+            except TypeError:
+                raise InvalidActionValue(
+                    f"a roll is four dice, not {self.dice!r}", "R4.1"
+                ) from None
+            object.__setattr__(self, "dice", dice)
+        if len(dice) != 4:
+            raise InvalidActionValue(f"a roll is four dice, not {len(dice)}", "R4.1")
+        for die in dice:
+            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+                raise InvalidActionValue(f"a die shows 1 to 6, not {die!r}", "R4.1")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """A choice of sums to play, sorted: ``Move((7, 10))``, ``Move((7, 7))``, ``Move((5,))``.
+
+    A move names one or two sums, each a column number from 2 to 12 (R4.3).
+    Moves sort by their columns, which is the order of
+    :meth:`~cantstop.State.legal_moves`.
+
+    >>> Move((10, 7))
+    Move(columns=(7, 10))
+    """
+
+    columns: tuple[int] | tuple[int, int]
+
+    def __post_init__(self) -> None:
+        columns = self.columns
+        if not isinstance(columns, tuple):
+            if not isinstance(columns, Iterable):
+                raise InvalidActionValue(f"a move names one or two sums, not {columns!r}", "R4.3")
+            columns = tuple(columns)
+        if not 1 <= len(columns) <= 2:
+            raise InvalidActionValue(f"a move names one or two sums, not {len(columns)}", "R4.3")
+        for column in columns:
+            if not isinstance(column, int) or isinstance(column, bool) or not 2 <= column <= 12:
+                raise InvalidActionValue(
+                    f"a sum of two dice is from 2 to 12, not {column!r}", "R4.3"
+                )
+        ordered = tuple(sorted(columns))
+        if ordered != self.columns:
+            object.__setattr__(self, "columns", ordered)
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """End the turn and keep its progress (R11)."""
+
+
+#: Any of the three actions.
+Action: TypeAlias = Roll | Move | Stop

@@ -1,0 +1,89 @@
+"""An immutable, hashable mapping from column number to an integer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import overload
+
+__all__ = ["ColumnMap"]
+
+
+class ColumnMap(Mapping[int, int]):
+    """An immutable mapping from column number to an integer, kept in column order.
+
+    Used for board heights, marker and square positions and column owners.  Two
+    column maps are equal when they hold the same items, and equal maps hash
+    alike, so states that contain them are values.
+
+    >>> m = ColumnMap({10: 1, 7: 3})
+    >>> list(m.items())
+    [(7, 3), (10, 1)]
+    >>> m == {7: 3, 10: 1}
+    True
+    >>> m.set(7, 4)
+    ColumnMap({7: 4, 10: 1})
+    """
+
+    __slots__ = ("_dict", "_hash", "_items")
+
+    _dict: dict[int, int]
+    _items: tuple[tuple[int, int], ...]
+    _hash: int
+
+    @overload
+    def __init__(self) -> None: ...
+    @overload
+    def __init__(self, items: Mapping[int, int] | Iterable[tuple[int, int]]) -> None: ...
+
+    def __init__(self, items: Mapping[int, int] | Iterable[tuple[int, int]] = ()) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        ordered = tuple(sorted(pairs))
+        self._dict = dict(ordered)
+        self._items = tuple(self._dict.items())
+        self._hash = hash(self._items)
+
+    @classmethod
+    def _from_sorted_dict(cls, d: dict[int, int]) -> ColumnMap:
+        """Wrap a dict whose keys are already in increasing order (no copy)."""
+        m = object.__new__(cls)
+        m._dict = d
+        m._items = tuple(d.items())
+        m._hash = hash(m._items)
+        return m
+
+    def __getitem__(self, column: int) -> int:
+        return self._dict[column]
+
+    def __contains__(self, column: object) -> bool:
+        return column in self._dict
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._dict)
+
+    def __len__(self) -> int:
+        return len(self._dict)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ColumnMap):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return self._dict == dict(other.items())
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"ColumnMap({self._dict!r})"
+
+    def set(self, column: int, value: int) -> ColumnMap:
+        """Return a copy in which ``column`` maps to ``value``."""
+        d = dict(self._dict)
+        d[column] = value
+        return ColumnMap._from_sorted_dict(dict(sorted(d.items())))
+
+    def without(self, column: int) -> ColumnMap:
+        """Return a copy without ``column`` (the same map if it is absent)."""
+        if column not in self._dict:
+            return self
+        return ColumnMap._from_sorted_dict({c: v for c, v in self._items if c != column})

@@ -1,0 +1,58 @@
+"""Dice: the three pairings of a roll and the exact chances of every roll (R4)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+
+from cantstop.actions import Roll
+
+__all__ = ["ORDERED_ROLLS", "pairings", "roll_outcomes"]
+
+#: All 1296 ordered rolls of four dice, each with probability 1/1296.
+ORDERED_ROLLS: tuple[Roll, ...] = tuple(
+    Roll((a, b, c, d)) for a, b, c, d in itertools.product(range(1, 7), repeat=4)
+)
+
+
+def pairings(dice: tuple[int, int, int, int]) -> tuple[tuple[int, int], ...]:
+    """Return the sums of the three ways to split four dice into two pairs (R4.2).
+
+    Each pairing's two sums are given smaller first, in the order: first die
+    with the second, with the third, with the fourth.
+
+    >>> pairings((1, 3, 3, 4))
+    ((4, 7), (4, 7), (5, 6))
+    """
+    a, b, c, d = dice
+    return (
+        _ordered(a + b, c + d),
+        _ordered(a + c, b + d),
+        _ordered(a + d, b + c),
+    )
+
+
+def _ordered(x: int, y: int) -> tuple[int, int]:
+    return (x, y) if x <= y else (y, x)
+
+
+def roll_outcomes() -> tuple[tuple[Roll, Fraction], ...]:
+    """Return the 126 distinct rolls (dice sorted) with their exact probabilities.
+
+    The probabilities are exact fractions that sum to 1.
+
+    >>> outcomes = roll_outcomes()
+    >>> len(outcomes), sum(p for _, p in outcomes)
+    (126, Fraction(1, 1))
+    >>> outcomes[0]
+    (Roll(dice=(1, 1, 1, 1)), Fraction(1, 1296))
+    """
+    counts = Counter(_sorted_dice(roll.dice) for roll in ORDERED_ROLLS)
+    total = len(ORDERED_ROLLS)
+    return tuple((Roll(dice), Fraction(count, total)) for dice, count in sorted(counts.items()))
+
+
+def _sorted_dice(dice: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    a, b, c, d = sorted(dice)
+    return (a, b, c, d)

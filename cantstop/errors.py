@@ -1,0 +1,79 @@
+"""The exceptions raised by :mod:`cantstop`.
+
+Every exception the library raises on purpose derives from :class:`CantStopError`,
+and each also derives from the built-in exception it stands for, so that callers
+may catch either.  Errors about the game name the spec rule they enforce.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cantstop.game import State
+
+__all__ = [
+    "CantStopError",
+    "IllegalAction",
+    "InvalidRules",
+    "InvalidState",
+    "NotationError",
+]
+
+
+class CantStopError(Exception):
+    """Root of every error that :mod:`cantstop` raises deliberately."""
+
+
+class InvalidRules(CantStopError, ValueError):
+    """A :class:`~cantstop.Rules` value that the spec does not allow.
+
+    ``rule`` is the id of the spec rule that the configuration breaks.
+    """
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(f"{message} (rule {rule})")
+        self.rule = rule
+
+
+class InvalidState(CantStopError, ValueError):
+    """A state that breaks one of the invariants of the spec.
+
+    ``rule`` is the id of the spec rule that the state breaks.
+    """
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(f"{message} (rule {rule})")
+        self.rule = rule
+
+
+class IllegalAction(CantStopError, ValueError):
+    """An action that the rules do not allow in the given state.
+
+    ``rule`` is the id of the spec rule that forbids it, ``action`` the rejected
+    action and ``state`` the state it was applied to (which is unchanged).
+    """
+
+    def __init__(self, message: str, rule: str, state: State, action: object) -> None:
+        from cantstop.notation import format_state
+
+        super().__init__(f"{message} (rule {rule}) in state {format_state(state)!r}")
+        self.rule = rule
+        self.state = state
+        self.action = action
+
+
+class NotationError(CantStopError, ValueError):
+    """Text that is not valid state or action notation.
+
+    ``text`` is the input, ``position`` the index of the offending character
+    and ``rule`` the spec rule (a notation rule ``N...`` or a game rule ``R...``)
+    that the text breaks.
+    """
+
+    def __init__(self, message: str, text: str, position: int, rule: str) -> None:
+        caret = " " * position + "^"
+        super().__init__(f"{message} at position {position} (rule {rule})\n  {text}\n  {caret}")
+        self.text = text
+        self.position = position
+        self.rule = rule

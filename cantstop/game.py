@@ -1,0 +1,652 @@
+"""The rules engine: game states and the transitions between them.
+
+This module reads top to bottom: the phases of a turn and the events a
+transition reports, the decision table for playing one sum, the :class:`State`
+value with its invariants, and the transitions (:meth:`State.apply`).  Rule ids
+(``R5.2``) refer to the spec in ``spec/rules/``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.columnmap import ColumnMap
+from cantstop.dice import ORDERED_ROLLS, pairings
+from cantstop.errors import IllegalAction, InvalidRules, InvalidState
+from cantstop.rules import MARKERS, Rules, Variant
+
+__all__ = [
+    "Event",
+    "Perft",
+    "Phase",
+    "Play",
+    "State",
+    "Step",
+    "new_game",
+    "perft",
+]
+
+
+class Phase(enum.Enum):
+    """Where the active player is in their turn (R3)."""
+
+    #: The turn has begun; the player must roll (R3.2).
+    ROLL = "roll"
+    #: The dice are on the table; the player must choose a move (R3.3).
+    CHOOSE = "choose"
+    #: The roll has been played; the player rolls again or stops (R3.4).
+    DECIDE = "decide"
+    #: Somebody has won; no action is possible (R12.3).
+    OVER = "over"
+
+
+class Event(enum.Enum):
+    """What a transition did, reported by :meth:`State.step`."""
+
+    #: A roll that can be played: the player now chooses a move (R3.3).
+    ROLLED = "rolled"
+    #: A roll that no pairing can play: the turn's progress is lost (R10).
+    BUSTED = "busted"
+    #: A move was played (R5).
+    MOVED = "moved"
+    #: The player stopped and kept their progress; the turn passed (R11).
+    STOPPED = "stopped"
+    #: The player stopped and so won the game (R12).
+    WON = "won"
+
+
+class Play(enum.Enum):
+    """What one sum does in a position: the decision table of R5.
+
+    ``ADVANCE`` and ``PLACE`` play the sum; every other value drops it, and
+    names the reason.
+    """
+
+    #: The column holds a marker below the top: it moves up (R5.1).
+    ADVANCE = "advance"
+    #: The column is open and holds no marker, and a marker is free: one is placed (R5.2).
+    PLACE = "place"
+    #: The column has been won (R9.2).
+    WON = "won"
+    #: The column's marker is on the top space (R8.1).
+    TOP = "top"
+    #: All three markers are on other columns (R5.3).
+    NO_MARKER = "no marker"
+    #: The board has no such column (R15.3).
+    NO_COLUMN = "no column"
+
+    @property
+    def plays(self) -> bool:
+        """Whether this outcome moves a marker."""
+        return self in (Play.ADVANCE, Play.PLACE)
+
+
+#: The rule behind each way of dropping a sum.
+DROP_RULES: Mapping[Play, str] = {
+    Play.WON: "R9.2",
+    Play.TOP: "R8.1",
+    Play.NO_MARKER: "R5.3",
+    Play.NO_COLUMN: "R15.3",
+}
+
+
+class Step(NamedTuple):
+    """The result of :meth:`State.step`: the next state and what happened."""
+
+    #: The state after the action.
+    state: State
+    #: What the action did; a bust is :attr:`Event.BUSTED`.
+    event: Event
+
+
+class Perft(NamedTuple):
+    """Whole-roll counts for a position: see :func:`perft`."""
+
+    #: Legal moves summed over all 1296 ordered rolls.
+    choices: int
+    #: Ordered rolls that have no legal move.
+    busts: int
+
+
+_NO_MARKERS = ColumnMap()
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class State:
+    """A game position: an immutable, hashable value.
+
+    Make one with :func:`new_game`, :func:`~cantstop.parse_state` or
+    :func:`~cantstop.state_from_json`; the constructor checks every invariant of
+    R16 and raises :class:`~cantstop.InvalidState` naming the one broken.
+
+    >>> from cantstop import Roll, Move, new_game
+    >>> s = new_game(Rules()).apply(Roll((3, 4, 5, 5)))
+    >>> s
+    State('-/- - 0c3455')
+    >>> s.legal_moves()
+    (Move(columns=(7, 10)), Move(columns=(8, 9)))
+    >>> s.apply(Move((7, 10)))
+    State('-/- 7:1,10:1 0d')
+    """
+
+    #: The configuration this game is played under.
+    rules: Rules
+    #: Whose turn it is, from 0; once the game is over, the winner.
+    player: int
+    #: The phase of the turn.
+    phase: Phase
+    #: During :attr:`Phase.CHOOSE`, the dice being played, sorted; otherwise ``None``.
+    dice: tuple[int, int, int, int] | None = None
+    #: Column to the position of its neutral marker this turn (R1.4).
+    markers: Mapping[int, int] = field(default=_NO_MARKERS)
+    #: For each player, column to the position of their square (R1.3).
+    squares: tuple[Mapping[int, int], ...] = ()
+    _won: ColumnMap = field(init=False, compare=False)
+    _winner: int | None = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def won(self) -> ColumnMap:
+        """Column to the player who won it (R9.1)."""
+        return self._won
+
+    @property
+    def winner(self) -> int | None:
+        """The player who has won the game, or ``None`` while it goes on (R12.1)."""
+        return self._winner
+
+    def __repr__(self) -> str:
+        from cantstop.notation import format_state
+
+        return f"State({format_state(self)!r})"
+
+    def _repr_pretty_(self, p: object, cycle: bool) -> None:  # pragma: no cover
+        p.text(repr(self))  # type: ignore[attr-defined]
+
+    # -- queries ---------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Return every distinct legal move for the dice, sorted (R6).
+
+        Outside :attr:`Phase.CHOOSE` there is nothing to choose and the result
+        is empty.
+        """
+        if self.dice is None:
+            return ()
+        return _moves_for(self, self.dice)
+
+    def play_of(self, column: int, markers: Mapping[int, int] | None = None) -> Play:
+        """Return what a sum for ``column`` would do now (the decision table of R5).
+
+        ``markers`` overrides the state's markers, to ask about a second sum
+        after a first has been played.
+        """
+        return _play(self, self.markers if markers is None else markers, column)[0]
+
+    # -- transitions -----------------------------------------------------------
+
+    def apply(self, action: Action) -> State:
+        """Return the state after ``action``; raise :class:`~cantstop.IllegalAction` if illegal."""
+        return self.step(action).state
+
+    def step(self, action: Action) -> Step:
+        """Return the state after ``action`` together with the :class:`Event` it caused.
+
+        A roll that no pairing can play is a bust (R10.1): the markers come off,
+        the squares stay and the turn passes, and the event is
+        :attr:`Event.BUSTED`.
+        """
+        if isinstance(action, Roll):
+            return _roll(self, action)
+        if isinstance(action, Move):
+            return _move(self, action)
+        if isinstance(action, Stop):
+            return _stop(self, action)
+        raise IllegalAction(
+            f"{action!r} is not an action: use Roll, Move or Stop", "R3.1", self, action
+        )
+
+
+def new_game(rules: Rules | None = None, first_player: int = 0) -> State:
+    """Return the opening state: an empty board, ``first_player`` to roll (R2).
+
+    >>> new_game(Rules(players=3), first_player=2)
+    State('-/-/- - 2r')
+    """
+    if rules is None:
+        rules = Rules()
+    if not isinstance(rules, Rules):
+        raise InvalidRules(f"rules must be a Rules value, not {rules!r}", "R15.1")
+    if (
+        not isinstance(first_player, int)
+        or isinstance(first_player, bool)
+        or not 0 <= first_player < rules.players
+    ):
+        raise InvalidRules(
+            f"first_player must be a player from 0 to {rules.players - 1}, not {first_player!r}",
+            "R2.2",
+        )
+    return State(rules, first_player, Phase.ROLL)
+
+
+def perft(state: State) -> Perft:
+    """Count legal moves and busts over all 1296 ordered rolls from ``state``.
+
+    ``state`` must be about to roll (:attr:`Phase.ROLL` or :attr:`Phase.DECIDE`).
+    The "perft" counts for Can't Stop: two implementations that agree on them
+    agree on every roll of that position.
+
+    >>> perft(new_game())
+    Perft(choices=2826, busts=0)
+    """
+    if state.phase not in (Phase.ROLL, Phase.DECIDE):
+        raise IllegalAction(
+            "whole-roll counts need a state that is about to roll", "R3.3", state, None
+        )
+    choices = busts = 0
+    for roll in ORDERED_ROLLS:
+        moves = _moves_for(state, tuple(sorted(roll.dice)))  # type: ignore[arg-type]
+        choices += len(moves)
+        busts += not moves
+    return Perft(choices, busts)
+
+
+# -- the decision table for one sum (R5, R7, R8, R9, R14.1) --------------------
+
+
+def _play(state: State, markers: Mapping[int, int], column: int) -> tuple[Play, int]:
+    """Return what a sum for ``column`` does, and where its marker lands."""
+    height = state.rules.heights.get(column)
+    if height is None:
+        return Play.NO_COLUMN, 0
+    if column in state._won:
+        return Play.WON, 0
+    position = markers.get(column)
+    if position is not None:
+        if position >= height:
+            return Play.TOP, 0
+        return Play.ADVANCE, _landing(state, column, position + 1)
+    if len(markers) >= MARKERS:
+        return Play.NO_MARKER, 0
+    return Play.PLACE, _landing(state, column, state.squares[state.player].get(column, 0) + 1)
+
+
+def _landing(state: State, column: int, position: int) -> int:
+    """Under Variant A, skip spaces holding another player's square (R14.1)."""
+    if state.rules.variant is Variant.A:
+        taken = {
+            squares[column]
+            for p, squares in enumerate(state.squares)
+            if p != state.player and column in squares
+        }
+        while position in taken:
+            position += 1
+    return position
+
+
+def _moves_for(state: State, dice: tuple[int, int, int, int]) -> tuple[Move, ...]:
+    """Every distinct legal move for ``dice`` (sorted) in ``state`` (R6)."""
+    moves: set[Move] = set()
+    for a, b in pairings(dice):
+        moves.update(_pairing_moves(state, a, b))
+    return tuple(sorted(moves))
+
+
+def _pairing_moves(state: State, a: int, b: int) -> tuple[Move, ...]:
+    """The moves one pairing allows: both sums if possible, else each that plays (R6, R7)."""
+    markers = dict(state.markers)
+    play_a, at_a = _play(state, markers, a)
+    if a == b:
+        if not play_a.plays:
+            return ()
+        markers[a] = at_a
+        if _play(state, markers, a)[0].plays:
+            return (Move((a, a)),)
+        return (Move((a,)),)  # R7.3: the second step is forfeit
+    play_b = _play(state, markers, b)[0]
+    if play_a.plays and play_b.plays:
+        markers[a] = at_a
+        if _play(state, markers, b)[0].plays:
+            return (Move((a, b)),)  # R6.1
+        return (Move((a,)), Move((b,)))  # R6.3
+    if play_a.plays:
+        return (Move((a,)),)  # R6.2
+    if play_b.plays:
+        return (Move((b,)),)  # R6.2
+    return ()
+
+
+# -- transitions ---------------------------------------------------------------
+
+
+def _make(
+    state: State,
+    *,
+    player: int,
+    phase: Phase,
+    dice: tuple[int, int, int, int] | None = None,
+    markers: ColumnMap = _NO_MARKERS,
+    squares: tuple[ColumnMap, ...] | None = None,
+    won: ColumnMap | None = None,
+    winner: int | None = None,
+) -> State:
+    """Build a successor state without re-checking invariants the transition keeps."""
+    new = object.__new__(State)
+    set_ = object.__setattr__
+    set_(new, "rules", state.rules)
+    set_(new, "player", player)
+    set_(new, "phase", phase)
+    set_(new, "dice", dice)
+    set_(new, "markers", markers)
+    set_(new, "squares", state.squares if squares is None else squares)
+    set_(new, "_won", state._won if won is None else won)
+    set_(new, "_winner", winner)
+    return new
+
+
+def _next_player(state: State) -> int:
+    return (state.player + 1) % state.rules.players  # R2.3
+
+
+def _roll(state: State, roll: Roll) -> Step:
+    if state.phase is Phase.CHOOSE:
+        raise IllegalAction(
+            "the dice on the table must be played before rolling again", "R3.3", state, roll
+        )
+    if state.phase is Phase.OVER:
+        raise IllegalAction("the game is over", "R12.3", state, roll)
+    dice: tuple[int, int, int, int] = tuple(sorted(roll.dice))  # type: ignore[assignment]
+    if not _moves_for(state, dice):
+        # R10.2: the markers come off, the squares stay, the turn passes.
+        return Step(_make(state, player=_next_player(state), phase=Phase.ROLL), Event.BUSTED)
+    return Step(
+        _make(state, player=state.player, phase=Phase.CHOOSE, dice=dice, markers=state.markers),  # type: ignore[arg-type]
+        Event.ROLLED,
+    )
+
+
+def _move(state: State, move: Move) -> Step:
+    if state.dice is None:
+        rule = {Phase.ROLL: "R3.2", Phase.DECIDE: "R3.4", Phase.OVER: "R12.3"}[state.phase]
+        reason = {
+            Phase.ROLL: "a move needs dice: the turn starts with a roll",
+            Phase.DECIDE: "the roll has been played: roll again or stop",
+            Phase.OVER: "the game is over",
+        }[state.phase]
+        raise IllegalAction(reason, rule, state, move)
+    if move not in _moves_for(state, state.dice):
+        message, rule = _why_illegal(state, state.dice, move)
+        raise IllegalAction(message, rule, state, move)
+    markers = dict(state.markers)
+    for column in move.columns:
+        markers[column] = _play(state, markers, column)[1]
+    return Step(
+        _make(
+            state,
+            player=state.player,
+            phase=Phase.DECIDE,
+            markers=ColumnMap._from_sorted_dict(dict(sorted(markers.items()))),
+        ),
+        Event.MOVED,
+    )
+
+
+def _stop(state: State, stop: Stop) -> Step:
+    if state.phase is not Phase.DECIDE:
+        rule, reason = {
+            Phase.ROLL: (
+                "R11.1",
+                "a stop must follow a successful roll; the turn starts with a roll",
+            ),
+            Phase.CHOOSE: ("R3.3", "the dice on the table must be played before stopping"),
+            Phase.OVER: ("R12.3", "the game is over"),
+        }[state.phase]
+        raise IllegalAction(reason, rule, state, stop)
+    me = state.player
+    if state.rules.variant is Variant.B:
+        for column, position in state.markers.items():
+            for p, theirs in enumerate(state.squares):
+                if p != me and theirs.get(column) == position:
+                    raise IllegalAction(
+                        f"under Variant B a player may not stop while the marker in "
+                        f"column {column} shares space {position} with player {p}'s square",
+                        "R14.2",
+                        state,
+                        stop,
+                    )
+    heights = state.rules.heights
+    won = dict(state._won)
+    mine = dict(state.squares[me])
+    for column, position in state.markers.items():
+        mine[column] = position  # R11.2
+        if position == heights[column]:
+            won[column] = me  # R11.3
+    new_squares = tuple(
+        ColumnMap._from_sorted_dict(dict(sorted(mine.items())))
+        if p == me
+        else ColumnMap._from_sorted_dict(
+            {c: v for c, v in theirs.items() if c not in won}  # R9.3
+        )
+        for p, theirs in enumerate(state.squares)
+    )
+    won_map = ColumnMap._from_sorted_dict(dict(sorted(won.items())))
+    held = sum(1 for owner in won.values() if owner == me)
+    if held >= state.rules.columns_to_win:  # R12.1
+        return Step(
+            _make(state, player=me, phase=Phase.OVER, squares=new_squares, won=won_map, winner=me),
+            Event.WON,
+        )
+    return Step(
+        _make(
+            state, player=_next_player(state), phase=Phase.ROLL, squares=new_squares, won=won_map
+        ),
+        Event.STOPPED,
+    )
+
+
+def _why_illegal(state: State, dice: tuple[int, int, int, int], move: Move) -> tuple[str, str]:
+    """Explain, with a rule id, why ``move`` is not legal for ``dice``."""
+    from cantstop.notation import format_action
+
+    text = format_action(move)
+    options = ", ".join(format_action(m) for m in _moves_for(state, dice))
+    cols = move.columns
+    matching = [
+        pair
+        for pair in pairings(dice)
+        if (len(cols) == 2 and pair == cols) or (len(cols) == 1 and cols[0] in pair)
+    ]
+    if not matching:
+        sums = ", ".join(f"{a}+{b}" for a, b in dict.fromkeys(pairings(dice)))
+        return (
+            f"{text} does not come from one pairing of the dice; "
+            f"the pairings give {sums}; legal moves: {options}",
+            "R4.3",
+        )
+    for a, b in matching:
+        markers = dict(state.markers)
+        play_a, at_a = _play(state, markers, a)
+        if len(cols) == 2:
+            if not play_a.plays:
+                return (
+                    f"{text} cannot play {a}: {_reason(play_a, a)}; legal moves: {options}",
+                    DROP_RULES[play_a],
+                )
+            markers[a] = at_a
+            play_b = _play(state, markers, b)[0]
+            if a == b:
+                return (
+                    f"{text} cannot play {a} twice: {_reason(play_b, a)}, so the second "
+                    f"step is forfeit; legal moves: {options}",
+                    "R7.3",
+                )
+            if _play(state, dict(state.markers), b)[0].plays:
+                return (
+                    f"{text} needs two markers but only one is free: play one of "
+                    f"the sums; legal moves: {options}",
+                    "R6.3",
+                )
+            return (
+                f"{text} cannot play {b}: {_reason(play_b, b)}; legal moves: {options}",
+                DROP_RULES[play_b],
+            )
+    # A single sum from a pairing whose other sum (or second step) also plays.
+    single = cols[0]
+    a, b = matching[0]
+    other = b if a == single else a
+    play = _play(state, dict(state.markers), single)[0]
+    if not play.plays:
+        return (
+            f"{text} cannot play {single}: {_reason(play, single)}; legal moves: {options}",
+            DROP_RULES[play],
+        )
+    if other == single:
+        return (
+            f"{text} uses one step of equal sums {single}+{single}, but both steps can "
+            f"be played; legal moves: {options}",
+            "R7.1",
+        )
+    return (
+        f"{text} drops {other}, which can be played together with {single}; legal moves: {options}",
+        "R6.1",
+    )
+
+
+def _reason(play: Play, column: int) -> str:
+    return {
+        Play.WON: f"column {column} has been won",
+        Play.TOP: f"the marker in column {column} is on the top space",
+        Play.NO_MARKER: "all three markers are on other columns",
+        Play.NO_COLUMN: f"the board has no column {column}",
+        Play.ADVANCE: "it plays",
+        Play.PLACE: "it plays",
+    }[play]
+
+
+# -- invariants (R16) ----------------------------------------------------------
+
+
+def _validate(state: State) -> None:
+    """Normalise the fields of a newly constructed state and check R16."""
+    set_ = object.__setattr__
+    rules = state.rules
+    if not isinstance(rules, Rules):
+        raise InvalidState(f"rules must be a Rules value, not {rules!r}", "R15.1")
+    n = rules.players
+    heights = rules.heights
+    if not isinstance(state.phase, Phase):
+        raise InvalidState(f"phase must be a Phase, not {state.phase!r}", "R16.5")
+    player = state.player
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
+        raise InvalidState(f"player must be from 0 to {n - 1}, not {player!r}", "R16.5")
+
+    squares = state.squares if state.squares != () else tuple({} for _ in range(n))
+    if not isinstance(squares, tuple) or len(squares) != n:
+        raise InvalidState(f"squares must hold one mapping for each of {n} players", "R16.2")
+    normal: list[ColumnMap] = []
+    for p, theirs in enumerate(squares):
+        if not isinstance(theirs, Mapping):
+            raise InvalidState(f"player {p}'s squares must be a mapping, not {theirs!r}", "R16.2")
+        theirs_map = _column_map(theirs, f"player {p}'s square", heights)
+        normal.append(theirs_map)
+    set_(state, "squares", tuple(normal))
+    if not isinstance(state.markers, Mapping):
+        raise InvalidState(f"markers must be a mapping, not {state.markers!r}", "R16.1")
+    markers = _column_map(state.markers, "marker", heights)
+    set_(state, "markers", markers)
+
+    won: dict[int, int] = {}
+    for column, height in heights.items():
+        owners = [p for p in range(n) if normal[p].get(column) == height]
+        if len(owners) > 1:
+            raise InvalidState(
+                f"column {column} has squares of players {owners[0]} and {owners[1]} "
+                f"on its top space; a won column has one owner",
+                "R9.1",
+            )
+        if owners:
+            won[column] = owners[0]
+            others = [p for p in range(n) if p != owners[0] and column in normal[p]]
+            if others:
+                raise InvalidState(
+                    f"player {others[0]} has a square in column {column}, "
+                    f"which player {owners[0]} has won",
+                    "R9.3",
+                )
+    won_map = ColumnMap(won)
+    set_(state, "_won", won_map)
+    holders = sorted(
+        {p for p in won.values() if sum(o == p for o in won.values()) >= rules.columns_to_win}
+    )
+    if len(holders) > 1:
+        raise InvalidState(f"players {holders} both hold enough columns to win", "R12.1")
+    winner = holders[0] if holders else None
+    set_(state, "_winner", winner)
+
+    if len(markers) > MARKERS:
+        raise InvalidState(f"{len(markers)} markers are on the board; there are 3", "R16.1")
+    for column, position in markers.items():
+        if column in won:
+            raise InvalidState(f"a marker is in column {column}, which has been won", "R9.2")
+        own = normal[player].get(column, 0)
+        if position <= own:
+            raise InvalidState(
+                f"the marker in column {column} is on space {position}, not above "
+                f"player {player}'s square on space {own}",
+                "R16.3",
+            )
+
+    phase = state.phase
+    dice = state.dice
+    if phase is Phase.CHOOSE:
+        if (
+            not isinstance(dice, tuple | list)
+            or len(dice) != 4
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
+        ):
+            raise InvalidState(f"a state choosing a move needs four dice 1-6, not {dice!r}", "R4.1")
+        set_(state, "dice", tuple(sorted(dice)))
+    elif dice is not None:
+        raise InvalidState(f"only a state choosing a move has dice, not {phase.name}", "R16.5")
+    if phase is Phase.OVER:
+        if winner is None:
+            raise InvalidState(
+                f"the game is over only when a player holds {rules.columns_to_win} columns",
+                "R12.1",
+            )
+        if player != winner:
+            raise InvalidState(f"a finished game's player is its winner, {winner}", "R16.5")
+    elif winner is not None:
+        raise InvalidState(
+            f"player {winner} holds {rules.columns_to_win} columns, so the game is over",
+            "R12.1",
+        )
+    if phase in (Phase.ROLL, Phase.OVER) and markers:
+        raise InvalidState(f"no marker is on the board in phase {phase.name}", "R16.5")
+    if phase is Phase.DECIDE and not markers:
+        raise InvalidState("after a move at least one marker is on the board", "R16.5")
+    if phase is Phase.CHOOSE and not _moves_for(state, state.dice):  # type: ignore[arg-type]
+        raise InvalidState("these dice have no legal move: the roll was a bust", "R10.1")
+
+
+def _column_map(values: Mapping[int, int], what: str, heights: Mapping[int, int]) -> ColumnMap:
+    for column, position in values.items():
+        if column not in heights:
+            raise InvalidState(f"a {what} is in column {column!r}, which the board lacks", "R16.2")
+        if (
+            not isinstance(position, int)
+            or isinstance(position, bool)
+            or not 1 <= position <= heights[column]
+        ):
+            raise InvalidState(
+                f"a {what} in column {column} is on space {position!r}; "
+                f"the column has spaces 1 to {heights[column]}",
+                "R16.2",
+            )
+    return values if isinstance(values, ColumnMap) else ColumnMap(values)

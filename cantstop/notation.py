@@ -1,0 +1,283 @@
+"""The one-line text notation for states and actions (spec chapter N).
+
+A state reads ``SQUARES MARKERS TURN [OPTIONS]``, for example
+``7:2/- 7:4,8:2,10:1 0d``: player 0 has a square on space 2 of column 7,
+player 1 has none, markers are on 7, 8 and 10, and player 0 is deciding.
+The grammar is in ``spec/notation.md``.  Every state has exactly one text, and
+the parser accepts only that text.
+
+>>> from cantstop import new_game, Rules, Variant
+>>> format_state(new_game(Rules(players=3, columns_to_win=4, variant=Variant.B)))
+'-/-/- - 0r w4 B'
+>>> parse_action('7+10')
+Move(columns=(7, 10))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
+from cantstop.errors import InvalidRules, InvalidState, NotationError
+from cantstop.game import Phase, State
+from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
+
+__all__ = ["format_action", "format_state", "parse_action", "parse_state"]
+
+_PHASE_LETTER = {Phase.ROLL: "r", Phase.CHOOSE: "c", Phase.DECIDE: "d", Phase.OVER: "x"}
+_LETTER_PHASE = {letter: phase for phase, letter in _PHASE_LETTER.items()}
+_DEFAULT = Rules()
+
+
+def _cells(values: Mapping[int, int]) -> str:
+    return ",".join(f"{c}:{v}" for c, v in values.items()) or "-"
+
+
+def format_state(state: State) -> str:
+    """Return the canonical one-line text of ``state`` (N1)."""
+    rules = state.rules
+    parts = [
+        "/".join(_cells(squares) for squares in state.squares),
+        _cells(state.markers),
+        f"{state.player}{_PHASE_LETTER[state.phase]}"
+        + ("".join(map(str, state.dice)) if state.dice is not None else ""),
+    ]
+    if rules.heights != STANDARD_HEIGHTS:
+        parts.append("h" + ",".join(f"{c}:{h}" for c, h in rules.heights.items()))
+    if rules.columns_to_win != _DEFAULT.columns_to_win:
+        parts.append(f"w{rules.columns_to_win}")
+    if rules.variant is not None:
+        parts.append(rules.variant.value)
+    return " ".join(parts)
+
+
+def format_action(action: Action) -> str:
+    """Return the canonical text of ``action`` (N2): ``r3455``, ``7+10``, ``5`` or ``stop``.
+
+    >>> format_action(Roll((5, 3, 4, 5)))
+    'r5345'
+    """
+    if isinstance(action, Roll):
+        return "r" + "".join(map(str, action.dice))
+    if isinstance(action, Move):
+        return "+".join(map(str, action.columns))
+    if isinstance(action, Stop):
+        return "stop"
+    raise TypeError(f"not an action: {action!r}")
+
+
+class _Reader:
+    """A cursor over notation text that reports errors at the current position."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def fail(self, message: str, rule: str, pos: int | None = None) -> NotationError:
+        return NotationError(message, self.text, self.pos if pos is None else pos, rule)
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def expect(self, char: str, rule: str, what: str) -> None:
+        if self.peek() != char:
+            found = repr(self.peek()) if self.peek() else "the end"
+            raise self.fail(f"expected {what}, found {found}", rule)
+        self.pos += 1
+
+    def number(self, rule: str, what: str) -> int:
+        start = self.pos
+        while self.peek().isascii() and self.peek().isdigit():
+            self.pos += 1
+        digits = self.text[start : self.pos]
+        if not digits:
+            found = repr(self.peek()) if self.peek() else "the end"
+            raise self.fail(f"expected {what}, found {found}", rule)
+        if digits[0] == "0" and len(digits) > 1:
+            raise self.fail(f"{what} has a leading zero", rule, start)
+        if len(digits) > 3:
+            raise self.fail(f"{what} {digits} is too large", rule, start)
+        return int(digits)
+
+    def cells(self, rule: str, what: str) -> dict[int, int]:
+        """Read ``-`` or ``col:value,col:value...`` with increasing columns."""
+        if self.peek() == "-":
+            self.pos += 1
+            return {}
+        cells: dict[int, int] = {}
+        while True:
+            start = self.pos
+            column = self.number(rule, "a column number")
+            if not 2 <= column <= 12:
+                raise self.fail(f"column {column} is not from 2 to 12", rule, start)
+            if cells and column <= max(cells):
+                raise self.fail(
+                    f"columns must be in increasing order; {column} is not", rule, start
+                )
+            self.expect(":", rule, "':' after the column")
+            cells[column] = self.number(rule, what)
+            if self.peek() != ",":
+                return cells
+            self.pos += 1
+
+
+def parse_state(text: str) -> State:
+    """Parse the canonical text of a state (N1).
+
+    Malformed text, and text for a state that breaks an invariant, raise
+    :class:`~cantstop.NotationError` pointing at the offending character.
+
+    >>> parse_state('7:2/- 7:3,10:1 0d')
+    State('7:2/- 7:3,10:1 0d')
+    >>> parse_state('7:2/- 7:2 0d')
+    Traceback (most recent call last):
+    ...
+    cantstop.errors.NotationError: the marker in column 7 is on space 2, not above player 0's square on space 2 at position 6 (rule R16.3)
+      7:2/- 7:2 0d
+            ^
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"state notation must be a string, not {type(text).__name__}", repr(text), 0, "N1.1"
+        )
+    r = _Reader(text)
+    squares: list[dict[int, int]] = []
+    while True:
+        squares.append(r.cells("N1.2", "a square's space"))
+        if r.peek() != "/":
+            break
+        r.pos += 1
+    if len(squares) > 4:
+        raise r.fail(f"{len(squares)} players; the rules allow 1 to 4", "R15.1", 0)
+    r.expect(" ", "N1.1", "a space before the markers")
+    markers_at = r.pos
+    markers = r.cells("N1.3", "a marker's space")
+    r.expect(" ", "N1.1", "a space before the turn")
+    turn_at = r.pos
+    player = r.number("N1.4", "the player")
+    if player >= len(squares):
+        raise r.fail(
+            f"player {player} does not exist; players are 0 to {len(squares) - 1}", "N1.4", turn_at
+        )
+    letter = r.peek()
+    if letter not in _LETTER_PHASE:
+        raise r.fail(
+            f"expected a phase letter r, c, d or x, found {letter!r}"
+            if letter
+            else "expected a phase letter r, c, d or x, found the end",
+            "N1.4",
+        )
+    r.pos += 1
+    phase = _LETTER_PHASE[letter]
+    dice: tuple[int, ...] | None = None
+    if phase is Phase.CHOOSE:
+        start = r.pos
+        digits = r.text[start : start + 4]
+        for i, ch in enumerate(digits.ljust(4)):
+            if ch not in "123456":
+                raise r.fail("expected four dice from 1 to 6 after 'c'", "N1.4", start + i)
+        dice = tuple(int(ch) for ch in digits)
+        if list(dice) != sorted(dice):
+            raise r.fail("the dice of a state are written in increasing order", "N1.4", start)
+        r.pos += 4
+
+    heights: Mapping[int, int] = STANDARD_HEIGHTS
+    columns_to_win = _DEFAULT.columns_to_win
+    variant: Variant | None = None
+    options_at = r.pos
+    order = 0  # options appear in the order h, w, then A or B, each at most once
+    while r.peek() == " ":
+        r.pos += 1
+        start = r.pos
+        tag = r.peek()
+        rank = {"h": 1, "w": 2, "A": 3, "B": 3}.get(tag)
+        if rank is None:
+            raise r.fail(
+                f"expected an option h, w, A or B, found {tag!r}"
+                if tag
+                else "expected an option, found the end",
+                "N1.5",
+            )
+        if rank <= order:
+            raise r.fail("options appear at most once each, in the order h, w, A/B", "N1.5")
+        order = rank
+        r.pos += 1
+        if tag == "h":
+            heights = r.cells("N1.5", "a column's height")
+            if heights == STANDARD_HEIGHTS:
+                raise r.fail("the standard heights are written by leaving out 'h'", "N1.5", start)
+        elif tag == "w":
+            columns_to_win = r.number("N1.5", "the number of columns to win")
+            if columns_to_win == _DEFAULT.columns_to_win:
+                raise r.fail(
+                    f"columns_to_win {columns_to_win} is written by leaving out 'w'", "N1.5", start
+                )
+        else:
+            variant = Variant(tag)
+    if r.pos != len(text):
+        raise r.fail(f"unexpected {r.peek()!r}", "N1.1")
+
+    try:
+        rules = Rules(len(squares), columns_to_win, heights, variant)
+    except InvalidRules as exc:
+        where = options_at if exc.rule != "R15.1" else 0
+        raise NotationError(_bare(exc), text, where, exc.rule) from None
+    try:
+        return State(rules, player, phase, dice, markers, tuple(squares))  # type: ignore[arg-type]
+    except InvalidState as exc:
+        where = (
+            markers_at
+            if exc.rule in ("R16.1", "R16.3", "R9.2")
+            else (turn_at if exc.rule in ("R16.5", "R10.1", "R12.1") else 0)
+        )
+        raise NotationError(_bare(exc), text, where, exc.rule) from None
+
+
+def _bare(exc: InvalidRules | InvalidState) -> str:
+    """The message of ``exc`` without its trailing rule reference."""
+    message = str(exc)
+    suffix = f" (rule {exc.rule})"
+    return message[: -len(suffix)] if message.endswith(suffix) else message
+
+
+def parse_action(text: str) -> Action:
+    """Parse the canonical text of an action (N2).
+
+    >>> parse_action('r3455'), parse_action('7+7'), parse_action('stop')
+    (Roll(dice=(3, 4, 5, 5)), Move(columns=(7, 7)), Stop())
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"action notation must be a string, not {type(text).__name__}", repr(text), 0, "N2.1"
+        )
+    if text == "stop":
+        return Stop()
+    r = _Reader(text)
+    if r.peek() == "r":
+        r.pos += 1
+        for i in range(4):
+            if r.peek() not in tuple("123456") or not r.peek():
+                raise r.fail("expected four dice from 1 to 6 after 'r'", "N2.2")
+            r.pos += 1
+        if r.pos != len(text):
+            raise r.fail("a roll is exactly four dice", "N2.2")
+        return Roll(tuple(int(ch) for ch in text[1:]))  # type: ignore[arg-type]
+    if not r.peek().isdigit():
+        raise r.fail("expected a roll 'rDDDD', a move like '7+10' or 'stop'", "N2.1")
+    columns = [r.number("N2.3", "a sum")]
+    if not 2 <= columns[0] <= 12:
+        raise r.fail(f"sum {columns[0]} is not from 2 to 12", "N2.3", 0)
+    if r.peek() == "+":
+        r.pos += 1
+        start = r.pos
+        columns.append(r.number("N2.3", "a second sum"))
+        if not 2 <= columns[1] <= 12:
+            raise r.fail(f"sum {columns[1]} is not from 2 to 12", "N2.3", start)
+        if columns[1] < columns[0]:
+            raise r.fail("the sums of a move are written in increasing order", "N2.3", start)
+    if r.pos != len(text):
+        raise r.fail(f"unexpected {r.peek()!r}", "N2.1")
+    try:
+        return Move(tuple(columns))  # type: ignore[arg-type]
+    except InvalidActionValue as exc:  # pragma: no cover - ruled out above
+        raise NotationError(str(exc), text, 0, exc.rule) from None
