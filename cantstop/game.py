@@ -299,7 +299,7 @@ def _moves_for(state: State, dice: tuple[int, int, int, int]) -> tuple[Move, ...
 
 
 def _pairing_moves(state: State, a: int, b: int) -> tuple[Move, ...]:
-    """The moves one pairing allows: both sums if possible, else each that plays (R6, R7)."""
+    """Return the moves one pairing allows: both sums if possible, else each that plays (R6, R7)."""
     markers = dict(state.markers)
     play_a, at_a = _play(state, markers, a)
     if a == b:
@@ -431,7 +431,7 @@ def _stop(state: State, stop: Stop) -> Step:
         ColumnMap._from_sorted_dict(dict(sorted(mine.items())))
         if p == me
         else ColumnMap._from_sorted_dict(
-            {c: v for c, v in theirs.items() if c not in won}  # R9.3
+            {c: v for c, v in theirs.items() if won.get(c, p) == p}  # R9.3
         )
         for p, theirs in enumerate(state.squares)
     )

@@ -132,7 +132,7 @@ def parse_state(text: str) -> State:
     >>> parse_state('7:2/- 7:2 0d')
     Traceback (most recent call last):
     ...
-    cantstop.errors.NotationError: the marker in column 7 is on space 2, not above player 0's square on space 2 at position 6 (rule R16.3)
+    cantstop.errors.NotationError: the marker in column 7 is on space 2, not above ...
       7:2/- 7:2 0d
             ^
     """
@@ -234,7 +234,7 @@ def parse_state(text: str) -> State:
 
 
 def _bare(exc: InvalidRules | InvalidState) -> str:
-    """The message of ``exc`` without its trailing rule reference."""
+    """Return the message of ``exc`` without its trailing rule reference."""
     message = str(exc)
     suffix = f" (rule {exc.rule})"
     return message[: -len(suffix)] if message.endswith(suffix) else message
@@ -255,7 +255,7 @@ def parse_action(text: str) -> Action:
     r = _Reader(text)
     if r.peek() == "r":
         r.pos += 1
-        for i in range(4):
+        for _ in range(4):
             if r.peek() not in tuple("123456") or not r.peek():
                 raise r.fail("expected four dice from 1 to 6 after 'r'", "N2.2")
             r.pos += 1

@@ -1,0 +1,8 @@
+"""Run the ``cantstop`` command line: ``python -m cantstop``."""
+
+import sys
+
+from cantstop.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
