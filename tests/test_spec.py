@@ -63,3 +63,15 @@ def test_failing_example_names_its_id() -> None:
     )
     with pytest.raises(ExampleFailure, match="E999"):
         run_example(bad)
+
+
+def test_spec_readme_lists_every_example_key() -> None:
+    """spec/README.md documents exactly the keys the example reader accepts."""
+    import re
+
+    from cantstop.spec import EXAMPLE_KEYS, spec_dir
+
+    text = (spec_dir() / "README.md").read_text()
+    documented = set(re.findall(r"^\| `([a-z-]+)`(?: / `([a-z-]+)`)? \|", text, re.M))
+    keys = {k for pair in documented for k in pair if k}
+    assert keys == set(EXAMPLE_KEYS)
