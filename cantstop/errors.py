@@ -28,30 +28,35 @@ class CantStopError(Exception):
 class InvalidRules(CantStopError, ValueError):
     """A :class:`~cantstop.Rules` value that the spec does not allow.
 
-    ``rule`` is the id of the spec rule that the configuration breaks.
+    ``rule`` is the id of the spec rule that the configuration breaks and
+    ``reason`` the message without it.
     """
 
     def __init__(self, message: str, rule: str) -> None:
         super().__init__(f"{message} (rule {rule})")
         self.rule = rule
+        self.reason = message
 
 
 class InvalidState(CantStopError, ValueError):
     """A state that breaks one of the invariants of the spec.
 
-    ``rule`` is the id of the spec rule that the state breaks.
+    ``rule`` is the id of the spec rule that the state breaks and ``reason``
+    the message without it.
     """
 
     def __init__(self, message: str, rule: str) -> None:
         super().__init__(f"{message} (rule {rule})")
         self.rule = rule
+        self.reason = message
 
 
 class IllegalAction(CantStopError, ValueError):
     """An action that the rules do not allow in the given state.
 
     ``rule`` is the id of the spec rule that forbids it, ``action`` the rejected
-    action and ``state`` the state it was applied to (which is unchanged).
+    action, ``state`` the state it was applied to (which is unchanged) and
+    ``reason`` the message without the rule and state.
     """
 
     def __init__(self, message: str, rule: str, state: State, action: object) -> None:
@@ -59,6 +64,7 @@ class IllegalAction(CantStopError, ValueError):
 
         super().__init__(f"{message} (rule {rule}) in state {format_state(state)!r}")
         self.rule = rule
+        self.reason = message
         self.state = state
         self.action = action
 
@@ -67,13 +73,14 @@ class NotationError(CantStopError, ValueError):
     """Text that is not valid state or action notation.
 
     ``text`` is the input, ``position`` the index of the offending character
-    and ``rule`` the spec rule (a notation rule ``N...`` or a game rule ``R...``)
-    that the text breaks.
+    ``rule`` the spec rule (a notation rule ``N...`` or a game rule ``R...``)
+    that the text breaks and ``reason`` the message alone.
     """
 
     def __init__(self, message: str, text: str, position: int, rule: str) -> None:
         caret = " " * position + "^"
         super().__init__(f"{message} at position {position} (rule {rule})\n  {text}\n  {caret}")
+        self.reason = message
         self.text = text
         self.position = position
         self.rule = rule

@@ -120,7 +120,7 @@ def rules_from_json(data: object) -> Rules:
             variant=None if variant is None else Variant(variant),
         )
     except InvalidRules as exc:
-        raise _fail(str(exc), data, exc.rule) from None
+        raise _fail(exc.reason, data, exc.rule) from None
 
 
 def state_from_json(data: object) -> State:
@@ -140,8 +140,12 @@ def state_from_json(data: object) -> State:
             f"phase must be one of roll, choose, decide, over, not {obj['phase']!r}", data
         ) from None
     squares = obj["squares"]
-    if not isinstance(squares, list):
-        raise _fail("squares must be a list with one object per player", data)
+    if not isinstance(squares, list) or len(squares) != rules.players:
+        raise _fail(
+            f"squares must be a list with one object for each of {rules.players} players",
+            data,
+            "R16.2",
+        )
     dice = obj.get("dice")
     if dice is not None and not isinstance(dice, list):
         raise _fail("dice must be a list of four numbers or null", data)
@@ -155,7 +159,7 @@ def state_from_json(data: object) -> State:
             tuple(_columns_in(s, "squares") for s in squares),
         )
     except InvalidState as exc:
-        raise _fail(str(exc), data, exc.rule) from None
+        raise _fail(exc.reason, data, exc.rule) from None
     if "won" in obj and _columns_in(obj["won"], "won") != dict(state.won):
         raise _fail("won does not match the squares on top spaces", data, "R9.1")
     if "winner" in obj and obj["winner"] != state.winner:
@@ -185,4 +189,4 @@ def action_from_json(data: object) -> Action:
         _object(data, {"type"}, set(), "stop")
         return Stop()
     except InvalidActionValue as exc:
-        raise _fail(str(exc), data, exc.rule) from None
+        raise _fail(exc.reason, data, exc.rule) from None

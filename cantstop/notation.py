@@ -221,7 +221,7 @@ def parse_state(text: str) -> State:
         rules = Rules(len(squares), columns_to_win, heights, variant)
     except InvalidRules as exc:
         where = options_at if exc.rule != "R15.1" else 0
-        raise NotationError(_bare(exc), text, where, exc.rule) from None
+        raise NotationError(exc.reason, text, where, exc.rule) from None
     try:
         return State(rules, player, phase, dice, markers, tuple(squares))  # type: ignore[arg-type]
     except InvalidState as exc:
@@ -230,14 +230,7 @@ def parse_state(text: str) -> State:
             if exc.rule in ("R16.1", "R16.3", "R9.2")
             else (turn_at if exc.rule in ("R16.5", "R10.1", "R12.1") else 0)
         )
-        raise NotationError(_bare(exc), text, where, exc.rule) from None
-
-
-def _bare(exc: InvalidRules | InvalidState) -> str:
-    """Return the message of ``exc`` without its trailing rule reference."""
-    message = str(exc)
-    suffix = f" (rule {exc.rule})"
-    return message[: -len(suffix)] if message.endswith(suffix) else message
+        raise NotationError(exc.reason, text, where, exc.rule) from None
 
 
 def parse_action(text: str) -> Action:
@@ -280,4 +273,4 @@ def parse_action(text: str) -> Action:
     try:
         return Move(tuple(columns))  # type: ignore[arg-type]
     except InvalidActionValue as exc:  # pragma: no cover - ruled out above
-        raise NotationError(str(exc), text, 0, exc.rule) from None
+        raise NotationError(exc.reason, text, 0, exc.rule) from None

@@ -31,6 +31,9 @@ STANDARD_HEIGHTS = ColumnMap(
     {2: 3, 3: 5, 4: 7, 5: 9, 6: 11, 7: 13, 8: 11, 9: 9, 10: 7, 11: 5, 12: 3}
 )
 
+#: The tallest column a custom board may have, so that notation can write it (R15.3).
+MAX_HEIGHT = 999
+
 #: The player counts the rules support (R15.1).
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
 
@@ -91,9 +94,9 @@ class Rules:
             _check_int(f"the height of column {column}", height, "R15.3")
             if column not in COLUMNS:
                 raise InvalidRules(f"column {column} is not a sum of two dice (2 to 12)", "R15.3")
-            if height < 1:
+            if not 1 <= height <= MAX_HEIGHT:
                 raise InvalidRules(
-                    f"column {column} must have at least 1 space, not {height}", "R15.3"
+                    f"column {column} must have 1 to {MAX_HEIGHT} spaces, not {height}", "R15.3"
                 )
         if not isinstance(self.heights, ColumnMap):
             object.__setattr__(self, "heights", ColumnMap(heights))

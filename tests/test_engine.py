@@ -43,6 +43,7 @@ from tests.games import CONFIGS, random_game
         ({"heights": {}}, "R15.3"),
         ({"heights": {13: 3}}, "R15.3"),
         ({"heights": {7: 0}}, "R15.3"),
+        ({"heights": {7: 1000}}, "R15.3"),
         ({"heights": {7: "3"}}, "R15.3"),
         ({"heights": [3, 5]}, "R15.3"),
         ({"players": 4, "columns_to_win": 4}, "R15.4"),

@@ -162,14 +162,18 @@ def test_bad_action_json(data: object) -> None:
         {"winner": 1},
         {"rules": {"players": 9}},
         {"dice": "3455"},
+        {"dice": [3, 4, 5, 5]},
+        {"squares": []},
+        {"squares": [{}, {}, {}]},
     ],
 )
 def test_bad_state_json(change: dict[str, object]) -> None:
     """A JSON state with a bad or inconsistent field raises NotationError."""
     data = state_to_json(new_game())
     data.update(change)
-    with pytest.raises(NotationError):
+    with pytest.raises(NotationError) as info:
         state_from_json(data)
+    assert str(info.value).count("(rule ") == 1
 
 
 def test_non_string_input_is_a_notation_error() -> None:
@@ -178,3 +182,9 @@ def test_non_string_input_is_a_notation_error() -> None:
         parse_state(42)  # type: ignore[arg-type]
     with pytest.raises(NotationError):
         parse_action(None)  # type: ignore[arg-type]
+
+
+def test_every_valid_height_can_be_written() -> None:
+    """The tallest allowed column (999 spaces) survives a round trip (R15.3, N1.5)."""
+    state = new_game(Rules(players=1, columns_to_win=1, heights={7: 999}))
+    assert parse_state(format_state(state)) == state
