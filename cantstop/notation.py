@@ -220,7 +220,7 @@ def parse_state(text: str) -> State:
     try:
         rules = Rules(len(squares), columns_to_win, heights, variant)
     except InvalidRules as exc:
-        where = options_at if exc.rule != "R15.1" else 0
+        where = options_at + 1 if exc.rule != "R15.1" else 0
         raise NotationError(exc.reason, text, where, exc.rule) from None
     try:
         return State(rules, player, phase, dice, markers, tuple(squares))  # type: ignore[arg-type]
