@@ -188,3 +188,34 @@ def test_every_valid_height_can_be_written() -> None:
     """The tallest allowed column (999 spaces) survives a round trip (R15.3, N1.5)."""
     state = new_game(Rules(players=1, columns_to_win=1, heights={7: 999}))
     assert parse_state(format_state(state)) == state
+
+
+def test_mutated_state_text_parses_canonically_or_fails_cleanly() -> None:
+    """Edited valid state texts parse to exactly that text or raise NotationError."""
+    import random
+
+    rng = random.Random(5)
+    texts = [
+        format_state(s) for name in ("2p", "3p-B", "tiny") for s in random_game(CONFIGS[name], 0)
+    ]
+    alphabet = "0123456789:,/- rcdxhwAB+"
+    for _ in range(20000):
+        chars = list(rng.choice(texts))
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(chars) + 1)
+            op = rng.randrange(3)
+            if op == 0:
+                chars.insert(i, rng.choice(alphabet))
+            elif i < len(chars):
+                if op == 1:
+                    del chars[i]
+                else:
+                    chars[i] = rng.choice(alphabet)
+        text = "".join(chars)
+        try:
+            state = parse_state(text)
+        except NotationError as exc:
+            position = exc.position
+            assert 0 <= position <= len(text)
+        else:
+            assert format_state(state) == text
