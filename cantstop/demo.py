@@ -75,7 +75,9 @@ def play_demo(
         me = players[mover]
         words: list[str] = []
         while True:
-            roll = Roll(tuple(dice.randint(1, 6) for _ in range(4)))  # type: ignore[arg-type]
+            roll = Roll(
+                (dice.randint(1, 6), dice.randint(1, 6), dice.randint(1, 6), dice.randint(1, 6))
+            )
             step = state.step(roll)
             shown = "-".join(map(str, roll.dice))
             if step.event is Event.BUSTED:

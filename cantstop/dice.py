@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from cantstop.actions import Roll
 
-__all__ = ["ORDERED_ROLLS", "pairings", "roll_outcomes"]
+__all__ = ["ORDERED_ROLLS", "pairings", "roll_outcomes", "sorted_dice"]
 
 #: All 1296 ordered rolls of four dice, each with probability 1/1296.
 ORDERED_ROLLS: tuple[Roll, ...] = tuple(
@@ -48,11 +48,12 @@ def roll_outcomes() -> tuple[tuple[Roll, Fraction], ...]:
     >>> outcomes[0]
     (Roll(dice=(1, 1, 1, 1)), Fraction(1, 1296))
     """
-    counts = Counter(_sorted_dice(roll.dice) for roll in ORDERED_ROLLS)
+    counts = Counter(sorted_dice(roll.dice) for roll in ORDERED_ROLLS)
     total = len(ORDERED_ROLLS)
     return tuple((Roll(dice), Fraction(count, total)) for dice, count in sorted(counts.items()))
 
 
-def _sorted_dice(dice: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+def sorted_dice(dice: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Return the four dice in increasing order, as a state holds them."""
     a, b, c, d = sorted(dice)
     return (a, b, c, d)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.columnmap import ColumnMap
-from cantstop.dice import ORDERED_ROLLS, pairings
+from cantstop.dice import ORDERED_ROLLS, pairings, sorted_dice
 from cantstop.errors import IllegalAction, InvalidRules, InvalidState
 from cantstop.rules import MARKERS, Rules, Variant
 
@@ -166,9 +166,6 @@ class State:
 
         return f"State({format_state(self)!r})"
 
-    def _repr_pretty_(self, p: object, cycle: bool) -> None:  # pragma: no cover
-        p.text(repr(self))  # type: ignore[attr-defined]
-
     # -- queries ---------------------------------------------------------------
 
     def legal_moves(self) -> tuple[Move, ...]:
@@ -251,7 +248,7 @@ def perft(state: State) -> Perft:
         )
     choices = busts = 0
     for roll in ORDERED_ROLLS:
-        moves = _moves_for(state, tuple(sorted(roll.dice)))  # type: ignore[arg-type]
+        moves = _moves_for(state, sorted_dice(roll.dice))
         choices += len(moves)
         busts += not moves
     return Perft(choices, busts)
@@ -331,8 +328,8 @@ def _make(
     player: int,
     phase: Phase,
     dice: tuple[int, int, int, int] | None = None,
-    markers: ColumnMap = _NO_MARKERS,
-    squares: tuple[ColumnMap, ...] | None = None,
+    markers: Mapping[int, int] = _NO_MARKERS,
+    squares: tuple[Mapping[int, int], ...] | None = None,
     won: ColumnMap | None = None,
     winner: int | None = None,
 ) -> State:
@@ -361,23 +358,22 @@ def _roll(state: State, roll: Roll) -> Step:
         )
     if state.phase is Phase.OVER:
         raise IllegalAction("the game is over", "R12.3", state, roll)
-    dice: tuple[int, int, int, int] = tuple(sorted(roll.dice))  # type: ignore[assignment]
+    dice = sorted_dice(roll.dice)
     if not _moves_for(state, dice):
         # R10.2: the markers come off, the squares stay, the turn passes.
         return Step(_make(state, player=_next_player(state), phase=Phase.ROLL), Event.BUSTED)
     return Step(
-        _make(state, player=state.player, phase=Phase.CHOOSE, dice=dice, markers=state.markers),  # type: ignore[arg-type]
+        _make(state, player=state.player, phase=Phase.CHOOSE, dice=dice, markers=state.markers),
         Event.ROLLED,
     )
 
 
 def _move(state: State, move: Move) -> Step:
     if state.dice is None:
-        rule = {Phase.ROLL: "R3.2", Phase.DECIDE: "R3.4", Phase.OVER: "R12.3"}[state.phase]
-        reason = {
-            Phase.ROLL: "a move needs dice: the turn starts with a roll",
-            Phase.DECIDE: "the roll has been played: roll again or stop",
-            Phase.OVER: "the game is over",
+        rule, reason = {
+            Phase.ROLL: ("R3.2", "a move needs dice: the turn starts with a roll"),
+            Phase.DECIDE: ("R3.4", "the roll has been played: roll again or stop"),
+            Phase.OVER: ("R12.3", "the game is over"),
         }[state.phase]
         raise IllegalAction(reason, rule, state, move)
     if move not in _moves_for(state, state.dice):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -316,11 +316,13 @@ def _expect_illegal(state: State, action: Action, rule: str) -> None:
     )
 
 
-def _expect_notation_error(parse: object, text: str, rule: str | None, at: str | None) -> None:
+def _expect_notation_error(
+    parse: Callable[[str], object], text: str, rule: str | None, at: str | None
+) -> None:
     if rule is None:
         raise _fail("a notation example needs an error")
     try:
-        got = parse(text)  # type: ignore[operator]
+        got = parse(text)
     except NotationError as exc:
         if exc.rule != rule:
             raise _fail(f"expected rule {rule}, got rule {exc.rule}: {exc}") from None

@@ -302,3 +302,19 @@ def test_apply_is_pure_and_deterministic(config: str) -> None:
 
 def _candidate_actions(state: State) -> list[Roll | Move | Stop]:
     return [Stop(), Roll((1, 2, 3, 4)), Roll((6, 6, 6, 6)), *state.legal_moves()]
+
+
+def test_play_of_reads_the_decision_table() -> None:
+    """play_of names what one sum does: advance, place, or the reason it is dropped (R5)."""
+    from cantstop import Play
+
+    full = parse_state("-/7:13 2:3,5:1,9:2 0d")
+    assert full.play_of(7) is Play.WON
+    assert full.play_of(2) is Play.TOP
+    assert full.play_of(5) is Play.ADVANCE
+    assert full.play_of(8) is Play.NO_MARKER
+    assert full.play_of(8, markers={5: 1}) is Play.PLACE
+    tiny = parse_state("- 7:1 0d h6:2,7:2 w1")
+    assert tiny.play_of(8) is Play.NO_COLUMN
+    assert tiny.play_of(6) is Play.PLACE
+    assert [p for p in Play if p.plays] == [Play.ADVANCE, Play.PLACE]
