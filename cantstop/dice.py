@@ -54,6 +54,6 @@ def roll_outcomes() -> tuple[tuple[Roll, Fraction], ...]:
 
 
 def sorted_dice(dice: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-    """Return the four dice in increasing order, as a state holds them."""
+    """Return the four dice in non-decreasing order, as a state holds them."""
     a, b, c, d = sorted(dice)
     return (a, b, c, d)

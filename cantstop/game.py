@@ -120,8 +120,13 @@ class State:
     """A game position: an immutable, hashable value.
 
     Make one with :func:`new_game`, :func:`~cantstop.parse_state` or
-    :func:`~cantstop.state_from_json`; the constructor checks every invariant of
+    :func:`~cantstop.state_from_json`, or build one directly:
+    ``State(rules, player, phase, dice, markers, squares)``, where ``squares``
+    left out means an empty board and mappings are converted to
+    :class:`~cantstop.ColumnMap`.  The constructor checks every invariant of
     R16 and raises :class:`~cantstop.InvalidState` naming the one broken.
+    ``won`` and ``winner`` are derived from the squares: a square on a top space
+    means its owner won that column.
 
     >>> from cantstop import Roll, Move, new_game
     >>> s = new_game(Rules()).apply(Roll((3, 4, 5, 5)))
@@ -597,6 +602,14 @@ def _validate(state: State) -> None:
                 f"player {player}'s square on space {own}",
                 "R16.3",
             )
+        if rules.variant is Variant.A:
+            for p, theirs in enumerate(normal):
+                if p != player and theirs.get(column) == position:
+                    raise InvalidState(
+                        f"under Variant A the marker in column {column} cannot share "
+                        f"space {position} with player {p}'s square",
+                        "R14.1",
+                    )
 
     phase = state.phase
     dice = state.dice

@@ -178,7 +178,7 @@ def parse_state(text: str) -> State:
                 raise r.fail("expected four dice from 1 to 6 after 'c'", "N1.4", start + i)
         dice = tuple(int(ch) for ch in digits)
         if list(dice) != sorted(dice):
-            raise r.fail("the dice of a state are written in increasing order", "N1.4", start)
+            raise r.fail("the dice of a state are written in non-decreasing order", "N1.4", start)
         r.pos += 4
 
     heights: Mapping[int, int] = STANDARD_HEIGHTS
@@ -227,7 +227,7 @@ def parse_state(text: str) -> State:
     except InvalidState as exc:
         where = (
             markers_at
-            if exc.rule in ("R16.1", "R16.3", "R9.2")
+            if exc.rule in ("R16.1", "R16.3", "R9.2", "R14.1")
             else (turn_at if exc.rule in ("R16.5", "R10.1", "R12.1") else 0)
         )
         raise NotationError(exc.reason, text, where, exc.rule) from None
