@@ -10,6 +10,7 @@ conformance export all go through it.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Callable, Iterator, Mapping
@@ -19,6 +20,7 @@ from pathlib import Path
 from cantstop.actions import Action, InvalidActionValue
 from cantstop.errors import IllegalAction, InvalidRules, NotationError
 from cantstop.game import Event, State, new_game, perft
+from cantstop.jsonform import action_from_json, action_to_json, state_from_json, state_to_json
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.rules import Rules, Variant
 
@@ -47,6 +49,8 @@ EXAMPLE_KEYS: Mapping[str, str] = {
     "moves": "the exact legal moves of the state (after the actions, if any), or 'none'",
     "error": "the rule id that rejects the action, notation or setup",
     "perft": "whole-roll counts of the state: 'choices=N busts=M'",
+    "json": "the JSON form (N3.1) of the state after the action(s), on one line",
+    "action-json": "the JSON form (N3.2) of the example's one action, on one line",
     "setup": "a game setup that must be rejected: key=value words for Rules and first_player",
     "notation": "state text that the parser must reject",
     "action-text": "action text that the parser must reject",
@@ -272,6 +276,7 @@ def _run(ex: Example) -> None:
         want = " ".join(sorted(moves.split(), key=_move_key)) if moves != "none" else "none"
         if got != want:
             raise _fail(f"expected legal moves {moves}, got {got}")
+    _check_json(ex, state, actions)
     counts = ex.get("perft")
     if counts is not None:
         got_counts = perft(state)
@@ -279,6 +284,30 @@ def _run(ex: Example) -> None:
             raise _fail(
                 f"expected {counts}, got choices={got_counts.choices} busts={got_counts.busts}"
             )
+
+
+def _check_json(ex: Example, state: State, actions: list[Action]) -> None:
+    want_state = ex.get("json")
+    if want_state is not None:
+        expected = _load_json(want_state)
+        if state_to_json(state) != expected or state_from_json(expected) != state:
+            raise _fail(f"expected JSON {want_state}, got {json.dumps(state_to_json(state))}")
+    want_action = ex.get("action-json")
+    if want_action is not None:
+        if len(actions) != 1:
+            raise _fail("action-json needs exactly one action")
+        expected = _load_json(want_action)
+        if action_to_json(actions[0]) != expected or action_from_json(expected) != actions[0]:
+            raise _fail(
+                f"expected action JSON {want_action}, got {json.dumps(action_to_json(actions[0]))}"
+            )
+
+
+def _load_json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _fail(f"malformed JSON in the example: {exc}") from None
 
 
 def _move_key(text: str) -> tuple[int, ...]:

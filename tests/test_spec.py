@@ -75,3 +75,17 @@ def test_spec_readme_lists_every_example_key() -> None:
     documented = set(re.findall(r"^\| `([a-z-]+)`(?: / `([a-z-]+)`)? \|", text, re.M))
     keys = {k for pair in documented for k in pair if k}
     assert keys == set(EXAMPLE_KEYS)
+
+
+def test_wrong_json_expectation_fails() -> None:
+    """An example whose JSON does not match the engine's is reported."""
+    fields = {"id": "E998", "rules": "N3.2", "state": "-/- - 0r", "action": "r1234"}
+    bad = Example(
+        "E998",
+        ("N3.2",),
+        {**fields, "action-json": '{"type": "roll", "dice": [4, 3, 2, 1]}'},
+        "x.md",
+        1,
+    )
+    with pytest.raises(ExampleFailure, match="E998"):
+        run_example(bad)
