@@ -19,6 +19,7 @@ from cantstop.errors import (
     InvalidRules,
     InvalidState,
     NotationError,
+    RuleError,
 )
 from cantstop.game import Event, Perft, Phase, Play, State, Step, new_game, perft
 from cantstop.jsonform import (
@@ -53,6 +54,7 @@ __all__ = [
     "Phase",
     "Play",
     "Roll",
+    "RuleError",
     "Rules",
     "State",
     "Step",

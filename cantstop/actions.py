@@ -10,22 +10,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from cantstop.errors import CantStopError
+from cantstop.errors import RuleError
 
 __all__ = ["Action", "InvalidActionValue", "Move", "Roll", "Stop"]
 
 
-class InvalidActionValue(CantStopError, ValueError):
-    """An action value of the wrong shape, such as five dice or a die showing 7.
-
-    ``rule`` is the spec rule the value breaks and ``reason`` the message
-    without it.
-    """
-
-    def __init__(self, message: str, rule: str) -> None:
-        super().__init__(f"{message} (rule {rule})")
-        self.rule = rule
-        self.reason = message
+class InvalidActionValue(RuleError):
+    """An action value of the wrong shape, such as five dice or a die showing 7."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ __all__ = [
     "InvalidRules",
     "InvalidState",
     "NotationError",
+    "RuleError",
 ]
 
 
@@ -25,12 +26,8 @@ class CantStopError(Exception):
     """Root of every error that :mod:`cantstop` raises deliberately."""
 
 
-class InvalidRules(CantStopError, ValueError):
-    """A :class:`~cantstop.Rules` value that the spec does not allow.
-
-    ``rule`` is the id of the spec rule that the configuration breaks and
-    ``reason`` the message without it.
-    """
+class RuleError(CantStopError, ValueError):
+    """A value that breaks a spec rule: ``rule`` is its id, ``reason`` the message alone."""
 
     def __init__(self, message: str, rule: str) -> None:
         super().__init__(f"{message} (rule {rule})")
@@ -38,17 +35,12 @@ class InvalidRules(CantStopError, ValueError):
         self.reason = message
 
 
-class InvalidState(CantStopError, ValueError):
-    """A state that breaks one of the invariants of the spec.
+class InvalidRules(RuleError):
+    """A :class:`~cantstop.Rules` value that the spec does not allow."""
 
-    ``rule`` is the id of the spec rule that the state breaks and ``reason``
-    the message without it.
-    """
 
-    def __init__(self, message: str, rule: str) -> None:
-        super().__init__(f"{message} (rule {rule})")
-        self.rule = rule
-        self.reason = message
+class InvalidState(RuleError):
+    """A state that breaks one of the invariants of the spec."""
 
 
 class IllegalAction(CantStopError, ValueError):
