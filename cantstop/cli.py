@@ -8,6 +8,7 @@ and ``perft`` inspect a state given in notation.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -15,7 +16,12 @@ from collections.abc import Sequence
 from cantstop.errors import CantStopError
 from cantstop.notation import format_action, parse_state
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]
+
+#: Modules that add further subcommands. Each defines
+#: ``add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None``
+#: and sets ``run`` on each parser it adds, as the commands below do.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -100,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     perft = sub.add_parser("perft", help="count moves and busts over all 1296 rolls")
     perft.add_argument("state")
     perft.set_defaults(run=_perft)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_commands(sub)
     return parser
 
 
