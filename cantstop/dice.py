@@ -10,7 +10,8 @@ from cantstop.actions import Roll
 
 __all__ = ["ORDERED_ROLLS", "pairings", "roll_outcomes", "sorted_dice"]
 
-#: All 1296 ordered rolls of four dice, each with probability 1/1296.
+#: All 1296 ordered rolls of four dice, each with probability 1/1296, in
+#: ``itertools.product`` order: ``ORDERED_ROLLS[0]`` is 1 1 1 1, the last 6 6 6 6.
 ORDERED_ROLLS: tuple[Roll, ...] = tuple(
     Roll((a, b, c, d)) for a, b, c, d in itertools.product(range(1, 7), repeat=4)
 )
@@ -54,6 +55,10 @@ def roll_outcomes() -> tuple[tuple[Roll, Fraction], ...]:
 
 
 def sorted_dice(dice: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-    """Return the four dice in non-decreasing order, as a state holds them."""
+    """Return the four dice in non-decreasing order, as a state holds them.
+
+    >>> sorted_dice((5, 3, 5, 4))
+    (3, 4, 5, 5)
+    """
     a, b, c, d = sorted(dice)
     return (a, b, c, d)

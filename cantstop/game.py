@@ -4,6 +4,12 @@ This module reads top to bottom: the phases of a turn and the events a
 transition reports, the decision table for playing one sum, the :class:`State`
 value with its invariants, and the transitions (:meth:`State.apply`).  Rule ids
 (``R5.2``) refer to the spec in ``spec/rules/``.
+
+Legal moves come from a precomputed table (:mod:`cantstop._tables`): each state
+carries its *situation*, the little the table needs to know (per column, a
+marker or not and the spaces left to climb, up to two), which a transition
+updates for the columns it touches.  States stay immutable values; the table
+and the situation only spare recomputing R6 and R7 for every roll.
 """
 
 from __future__ import annotations
@@ -13,9 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from cantstop import _tables
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.columnmap import ColumnMap
-from cantstop.dice import ORDERED_ROLLS, pairings, sorted_dice
+from cantstop.dice import pairings
 from cantstop.errors import IllegalAction, InvalidRules, InvalidState
 from cantstop.rules import MARKERS, Rules, Variant
 
@@ -32,7 +39,11 @@ __all__ = [
 
 
 class Phase(enum.Enum):
-    """Where the active player is in their turn (R3)."""
+    """Where the active player is in their turn (R3).
+
+    >>> new_game().phase
+    <Phase.ROLL: 'roll'>
+    """
 
     #: The turn has begun; the player must roll (R3.2).
     ROLL = "roll"
@@ -45,7 +56,12 @@ class Phase(enum.Enum):
 
 
 class Event(enum.Enum):
-    """What a transition did, reported by :meth:`State.step`."""
+    """What a transition did, reported by :meth:`State.step`.
+
+    >>> from cantstop import parse_state
+    >>> parse_state('-/- 2:1,3:1,12:1 0d').step(Roll((1, 3, 3, 5))).event  # 4+8 or 6+6
+    <Event.BUSTED: 'busted'>
+    """
 
     #: A roll that can be played: the player now chooses a move (R3.3).
     ROLLED = "rolled"
@@ -64,6 +80,13 @@ class Play(enum.Enum):
 
     ``ADVANCE`` and ``PLACE`` play the sum; every other value drops it, and
     names the reason.
+
+    >>> from cantstop import parse_state
+    >>> state = parse_state('2:3/- 7:13 1d')
+    >>> state.play_of(7), state.play_of(2), state.play_of(8)
+    (<Play.TOP: 'top'>, <Play.WON: 'won'>, <Play.PLACE: 'place'>)
+    >>> state.play_of(8).plays
+    True
     """
 
     #: The column holds a marker below the top: it moves up (R5.1).
@@ -95,7 +118,11 @@ DROP_RULES: Mapping[Play, str] = {
 
 
 class Step(NamedTuple):
-    """The result of :meth:`State.step`: the next state and what happened."""
+    """The result of :meth:`State.step`: the next state and what happened.
+
+    >>> new_game().step(Roll((1, 2, 3, 4)))
+    Step(state=State('-/- - 0c1234'), event=<Event.ROLLED: 'rolled'>)
+    """
 
     #: The state after the action.
     state: State
@@ -104,7 +131,12 @@ class Step(NamedTuple):
 
 
 class Perft(NamedTuple):
-    """Whole-roll counts for a position: see :func:`perft`."""
+    """Whole-roll counts for a position: see :func:`perft`.
+
+    >>> from cantstop import parse_state
+    >>> perft(parse_state('-/- 2:1,3:1,12:1 0d')).busts  # no pairing makes 2, 3 or 12
+    728
+    """
 
     #: Legal moves summed over all 1296 ordered rolls.
     choices: int
@@ -152,24 +184,44 @@ class State:
     squares: tuple[Mapping[int, int], ...] = ()
     _won: ColumnMap = field(init=False, compare=False)
     _winner: int | None = field(init=False, compare=False)
+    #: What the move table needs to know of the position (see :mod:`cantstop._tables`).
+    _situation: int = field(init=False, compare=False)
+    #: The legal moves, found once: empty outside :attr:`Phase.CHOOSE`.
+    _moves: tuple[Move, ...] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         _validate(self)
 
     @property
     def won(self) -> ColumnMap:
-        """Column to the player who won it (R9.1)."""
+        """Column to the player who won it (R9.1).
+
+        >>> from cantstop import parse_state
+        >>> parse_state('2:3/12:3 - 0r').won
+        ColumnMap({2: 0, 12: 1})
+        """
         return self._won
 
     @property
     def winner(self) -> int | None:
-        """The player who has won the game, or ``None`` while it goes on (R12.1)."""
+        """The player who has won the game, or ``None`` while it goes on (R12.1).
+
+        >>> from cantstop import parse_state
+        >>> parse_state('2:3,3:5,4:7/- - 0x').winner, new_game().winner
+        (0, None)
+        """
         return self._winner
 
     def __repr__(self) -> str:
         from cantstop.notation import format_state
 
         return f"State({format_state(self)!r})"
+
+    def _repr_svg_(self) -> str:
+        """Return the board picture of :func:`cantstop.svg.state_svg`, for notebooks."""
+        from cantstop.svg import state_svg
+
+        return state_svg(self)
 
     # -- queries ---------------------------------------------------------------
 
@@ -178,23 +230,40 @@ class State:
 
         Outside :attr:`Phase.CHOOSE` there is nothing to choose and the result
         is empty.
+
+        >>> from cantstop import parse_state
+        >>> parse_state('-/- 7:2,8:1 0c1256').legal_moves()  # 3+11, 6+8, 7+7
+        (Move(columns=(3,)), Move(columns=(6, 8)), Move(columns=(7, 7)), Move(columns=(11,)))
+        >>> new_game().legal_moves()
+        ()
         """
-        if self.dice is None:
-            return ()
-        return _moves_for(self, self.dice)
+        return self._moves
 
     def play_of(self, column: int, markers: Mapping[int, int] | None = None) -> Play:
         """Return what a sum for ``column`` would do now (the decision table of R5).
 
         ``markers`` overrides the state's markers, to ask about a second sum
         after a first has been played.
+
+        >>> from cantstop import parse_state
+        >>> state = parse_state('-/- 7:2,8:1 0d')
+        >>> state.play_of(7), state.play_of(9), state.play_of(9, {7: 2, 8: 1, 10: 1})
+        (<Play.ADVANCE: 'advance'>, <Play.PLACE: 'place'>, <Play.NO_MARKER: 'no marker'>)
         """
         return _play(self, self.markers if markers is None else markers, column)[0]
 
     # -- transitions -----------------------------------------------------------
 
     def apply(self, action: Action) -> State:
-        """Return the state after ``action``; raise :class:`~cantstop.IllegalAction` if illegal."""
+        """Return the state after ``action``; raise :class:`~cantstop.IllegalAction` if illegal.
+
+        >>> new_game().apply(Roll((3, 4, 5, 5))).apply(Move((8, 9)))
+        State('-/- 8:1,9:1 0d')
+        >>> new_game().apply(Stop())
+        Traceback (most recent call last):
+        ...
+        cantstop.errors.IllegalAction: a stop must follow a successful roll; ...
+        """
         return self.step(action).state
 
     def step(self, action: Action) -> Step:
@@ -203,6 +272,10 @@ class State:
         A roll that no pairing can play is a bust (R10.1): the markers come off,
         the squares stay and the turn passes, and the event is
         :attr:`Event.BUSTED`.
+
+        >>> from cantstop import parse_state
+        >>> parse_state('7:3/- 7:5 0d').step(Stop())
+        Step(state=State('7:5/- - 1r'), event=<Event.STOPPED: 'stopped'>)
         """
         if isinstance(action, Roll):
             return _roll(self, action)
@@ -252,10 +325,10 @@ def perft(state: State) -> Perft:
             "whole-roll counts need a state that is about to roll", "R3.3", state, None
         )
     choices = busts = 0
-    for roll in ORDERED_ROLLS:
-        moves = _moves_for(state, sorted_dice(roll.dice))
-        choices += len(moves)
-        busts += not moves
+    for roll, weight in enumerate(_tables.ROLL_WEIGHT):
+        moves = _tables.moves(state._situation, roll)
+        choices += weight * len(moves)
+        busts += weight * (not moves)
     return Perft(choices, busts)
 
 
@@ -292,36 +365,65 @@ def _landing(state: State, column: int, position: int) -> int:
     return position
 
 
+# -- the situation of a position, which the move table reads (R5, R6, R7) -------
+
+
 def _moves_for(state: State, dice: tuple[int, int, int, int]) -> tuple[Move, ...]:
-    """Every distinct legal move for ``dice`` (sorted) in ``state`` (R6)."""
-    moves: set[Move] = set()
-    for a, b in pairings(dice):
-        moves.update(_pairing_moves(state, a, b))
-    return tuple(sorted(moves))
+    """Every distinct legal move for ``dice`` in ``state`` (R6), from the move table."""
+    return _tables.moves(state._situation, _tables.ROLL_INDEX[dice])
 
 
-def _pairing_moves(state: State, a: int, b: int) -> tuple[Move, ...]:
-    """Return the moves one pairing allows: both sums if possible, else each that plays (R6, R7)."""
-    markers = dict(state.markers)
-    play_a, at_a = _play(state, markers, a)
-    if a == b:
-        if not play_a.plays:
-            return ()
-        markers[a] = at_a
-        if _play(state, markers, a)[0].plays:
-            return (Move((a, a)),)
-        return (Move((a,)),)  # R7.3: the second step is forfeit
-    play_b = _play(state, markers, b)[0]
-    if play_a.plays and play_b.plays:
-        markers[a] = at_a
-        if _play(state, markers, b)[0].plays:
-            return (Move((a, b)),)  # R6.1
-        return (Move((a,)), Move((b,)))  # R6.3
-    if play_a.plays:
-        return (Move((a,)),)  # R6.2
-    if play_b.plays:
-        return (Move((b,)),)  # R6.2
-    return ()
+def _plain(mapping: Mapping[int, int]) -> Mapping[int, int]:
+    """Return a column map's own dict, for fast lookups; other mappings as they are."""
+    return mapping._dict if isinstance(mapping, ColumnMap) else mapping
+
+
+def _room(state: State, column: int, start: int) -> int:
+    """How many spaces a marker in open ``column`` above space ``start`` can still climb.
+
+    Under Variant A, spaces holding another player's square do not count,
+    since a marker skips them (R14.1).
+    """
+    height = _plain(state.rules.heights)[column]
+    if state.rules.variant is not Variant.A:
+        return height - start
+    taken = {
+        squares[column]
+        for p, squares in enumerate(state.squares)
+        if p != state.player and column in squares
+    }
+    return sum(1 for space in range(start + 1, height + 1) if space not in taken)
+
+
+def _with_column(situation: int, column: int, room: int, marked: bool) -> int:
+    """Return ``situation`` with the bits of ``column`` set for ``room`` spaces and a marker."""
+    bit = 1 << column
+    return (
+        situation & ~(bit | bit << 13 | bit << 26)
+        | (bit if room >= 1 else 0)
+        | (bit << 13 if room >= 2 else 0)
+        | (bit << 26 if marked else 0)
+    )
+
+
+def _situation_of(state: State) -> int:
+    """Return the situation of ``state``: all that the move table needs to know of it."""
+    start = dict(_plain(state.squares[state.player]))
+    markers = _plain(state.markers)
+    start.update(markers)
+    won = _plain(state._won)
+    variant_a = state.rules.variant is Variant.A
+    one = two = marked = 0
+    for column, height in _plain(state.rules.heights).items():
+        if column in won:
+            continue
+        at = start.get(column, 0)
+        room = _room(state, column, at) if variant_a else height - at
+        bit = 1 << column
+        one |= bit if room >= 1 else 0
+        two |= bit if room >= 2 else 0
+        marked |= bit if column in markers else 0
+    return one | two << 13 | marked << 26
 
 
 # -- transitions ---------------------------------------------------------------
@@ -337,8 +439,15 @@ def _make(
     squares: tuple[Mapping[int, int], ...] | None = None,
     won: ColumnMap | None = None,
     winner: int | None = None,
+    situation: int | None = None,
+    moves: tuple[Move, ...] = (),
 ) -> State:
-    """Build a successor state without re-checking invariants the transition keeps."""
+    """Build a successor state without re-checking invariants the transition keeps.
+
+    ``situation`` is the successor's situation when the transition
+    knows it; otherwise it is computed here.  ``moves`` are the legal moves
+    of a successor in :attr:`Phase.CHOOSE`.
+    """
     new = object.__new__(State)
     set_ = object.__setattr__
     set_(new, "rules", state.rules)
@@ -349,6 +458,8 @@ def _make(
     set_(new, "squares", state.squares if squares is None else squares)
     set_(new, "_won", state._won if won is None else won)
     set_(new, "_winner", winner)
+    set_(new, "_situation", _situation_of(new) if situation is None else situation)
+    set_(new, "_moves", moves)
     return new
 
 
@@ -363,12 +474,21 @@ def _roll(state: State, roll: Roll) -> Step:
         )
     if state.phase is Phase.OVER:
         raise IllegalAction("the game is over", "R12.3", state, roll)
-    dice = sorted_dice(roll.dice)
-    if not _moves_for(state, dice):
+    index = _tables.ROLL_INDEX[roll.dice]
+    moves = _tables.moves(state._situation, index)
+    if not moves:
         # R10.2: the markers come off, the squares stay, the turn passes.
         return Step(_make(state, player=_next_player(state), phase=Phase.ROLL), Event.BUSTED)
     return Step(
-        _make(state, player=state.player, phase=Phase.CHOOSE, dice=dice, markers=state.markers),
+        _make(
+            state,
+            player=state.player,
+            phase=Phase.CHOOSE,
+            dice=_tables.SORTED_ROLLS[index],
+            markers=state.markers,
+            situation=state._situation,
+            moves=moves,
+        ),
         Event.ROLLED,
     )
 
@@ -381,18 +501,24 @@ def _move(state: State, move: Move) -> Step:
             Phase.OVER: ("R12.3", "the game is over"),
         }[state.phase]
         raise IllegalAction(reason, rule, state, move)
-    if move not in _moves_for(state, state.dice):
+    if move not in state._moves:
         message, rule = _why_illegal(state, state.dice, move)
         raise IllegalAction(message, rule, state, move)
-    markers = dict(state.markers)
+    # The move is legal, so each sum advances its column's marker or places one (R5).
+    markers = dict(_plain(state.markers))
+    own = _plain(state.squares[state.player])
+    situation = state._situation
     for column in move.columns:
-        markers[column] = _play(state, markers, column)[1]
+        space = _landing(state, column, markers.get(column, own.get(column, 0)) + 1)
+        markers[column] = space
+        situation = _with_column(situation, column, _room(state, column, space), True)
     return Step(
         _make(
             state,
             player=state.player,
             phase=Phase.DECIDE,
             markers=ColumnMap._from_sorted_dict(dict(sorted(markers.items()))),
+            situation=situation,
         ),
         Event.MOVED,
     )
@@ -640,7 +766,9 @@ def _validate(state: State) -> None:
         raise InvalidState(f"no marker is on the board in phase {phase.name}", "R16.5")
     if phase is Phase.DECIDE and not markers:
         raise InvalidState("after a move at least one marker is on the board", "R16.5")
-    if phase is Phase.CHOOSE and not _moves_for(state, state.dice):  # type: ignore[arg-type]
+    set_(state, "_situation", _situation_of(state))
+    set_(state, "_moves", _moves_for(state, state.dice) if state.dice is not None else ())
+    if phase is Phase.CHOOSE and not state._moves:
         raise InvalidState("these dice have no legal move: the roll was a bust", "R10.1")
 
 
