@@ -1,0 +1,1 @@
+"""Benchmarks of the engine, separate from the tests: ``python -m benchmarks``."""

@@ -1,0 +1,236 @@
+"""Exact odds of the next roll: busting, advancing each column, spaces gained.
+
+Every probability is an exact :class:`~fractions.Fraction` over the 1296
+equally likely ordered rolls of four dice (R4.1), computed from the legal moves
+the engine finds for each roll (R6, R7), so the odds always follow the rules in
+force: the board, the won columns, the markers already placed and the variant.
+
+>>> from cantstop import parse_state
+>>> bust_probability(parse_state('-/- 6:1,7:1,8:1 0d'))
+Fraction(13, 162)
+>>> float(bust_probability(parse_state('-/- 6:1,7:1,8:1 0d')))
+0.08024691358024691
+
+Two tables depend on the dice alone: the chance that a roll can make each sum,
+and, for every choice of three columns, the chance that a roll makes at least
+one of them (the three-column table; a player whose three markers stand in
+those columns busts with the rest of the probability).
+
+>>> single_column_chances()[7]
+Fraction(139, 216)
+>>> three_column_table()[(6, 7, 8)]
+Fraction(149, 162)
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections.abc import Mapping
+from fractions import Fraction
+
+from cantstop import _tables
+from cantstop.actions import Move
+from cantstop.dice import ORDERED_ROLLS
+from cantstop.errors import IllegalAction
+from cantstop.game import Phase, State, _play
+from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Variant
+
+__all__ = [
+    "add_commands",
+    "bust_probability",
+    "column_chances",
+    "expected_gain",
+    "single_column_chances",
+    "three_column_table",
+]
+
+_ROLLS = len(ORDERED_ROLLS)
+
+
+def _about_to_roll(state: State, what: str) -> None:
+    if state.phase not in (Phase.ROLL, Phase.DECIDE):
+        raise IllegalAction(f"{what} needs a state that is about to roll", "R3.3", state, None)
+
+
+def bust_probability(state: State) -> Fraction:
+    """Return the probability that the next roll from ``state`` is a bust (R10.1).
+
+    ``state`` must be about to roll (:attr:`~cantstop.Phase.ROLL` or
+    :attr:`~cantstop.Phase.DECIDE`); its markers, squares and won columns
+    decide which sums can still be played.
+
+    >>> from cantstop import new_game, parse_state
+    >>> bust_probability(new_game())
+    Fraction(0, 1)
+    >>> bust_probability(parse_state('-/- 2:1,3:1,12:1 0d'))
+    Fraction(91, 162)
+    """
+    _about_to_roll(state, "a bust probability")
+    return _bust_fraction(_tables.bust_weight(state._situation))
+
+
+def _bust_fraction(weight: int, cache: dict[int, Fraction] = {}) -> Fraction:  # noqa: B006
+    """``Fraction(weight, 1296)``, made once per weight (a cache shared between calls)."""
+    found = cache.get(weight)
+    if found is None:
+        found = cache[weight] = Fraction(weight, _ROLLS)
+    return found
+
+
+def column_chances(state: State) -> dict[int, Fraction]:
+    """Return, for each column not yet won, the probability that the next roll can advance it.
+
+    A column counts as advanced by a roll when at least one legal move for that
+    roll plays its sum (R6): a marker already there climbs, or a free marker is
+    placed.  A column whose marker is on its top space (R8.1), or that needs a
+    marker when all three are placed (R5.3), gets 0.
+
+    >>> from cantstop import parse_state
+    >>> chances = column_chances(parse_state('-/- 6:1,7:1,8:1 0d'))
+    >>> chances[7], chances[2]
+    (Fraction(139, 216), Fraction(0, 1))
+    """
+    _about_to_roll(state, "column chances")
+    counts = dict.fromkeys((c for c in state.rules.heights if c not in state.won), 0)
+    for roll, weight in enumerate(_tables.ROLL_WEIGHT):
+        playable = {c for move in _tables.moves(state._situation, roll) for c in move.columns}
+        for column in playable:
+            counts[column] += weight
+    return {column: Fraction(count, _ROLLS) for column, count in counts.items()}
+
+
+def expected_gain(state: State) -> Fraction:
+    """Return the expected number of spaces the markers climb on the next roll.
+
+    The move choice: for each roll, the legal move that climbs the most
+    spaces, counting each sum as the distance from where its marker was (or,
+    for a newly placed marker, from the player's own square, 0 if none) to
+    where it lands.  That is one space per sum, except under Variant A, where
+    a marker skipping other players' squares climbs more (R14.1).  A bust
+    counts as 0: the figure is what the roll adds, not the progress the turn
+    might lose.
+
+    >>> from cantstop import new_game, parse_state
+    >>> expected_gain(new_game())
+    Fraction(2, 1)
+    >>> expected_gain(parse_state('-/- 6:1,7:1,8:1 0d'))
+    Fraction(427, 324)
+    """
+    _about_to_roll(state, "an expected gain")
+    if state.rules.variant is not Variant.A:
+        # Every sum climbs exactly one space, so the gain is the number of sums
+        # of the longest legal move, which the situation alone decides.
+        found = _GAINS.get(state._situation)
+        if found is None:
+            total = sum(
+                weight
+                * max((len(m.columns) for m in _tables.moves(state._situation, roll)), default=0)
+                for roll, weight in enumerate(_tables.ROLL_WEIGHT)
+            )
+            found = _GAINS[state._situation] = Fraction(total, _ROLLS)
+        return found
+    total = 0
+    gains: dict[Move, int] = {}
+    for roll, weight in enumerate(_tables.ROLL_WEIGHT):
+        moves = _tables.moves(state._situation, roll)
+        if moves:
+            for move in moves:
+                if move not in gains:
+                    gains[move] = _gain(state, move)
+            total += weight * max(gains[move] for move in moves)
+    return Fraction(total, _ROLLS)
+
+
+#: Situation to expected gain, for the rules without Variant A.
+_GAINS: dict[int, Fraction] = {}
+
+
+def _gain(state: State, move: Move) -> int:
+    """How many spaces ``move`` makes the markers climb in ``state`` (which is about to roll)."""
+    markers = dict(state.markers)
+    own = state.squares[state.player]
+    gained = 0
+    for column in move.columns:
+        start = markers.get(column, own.get(column, 0))
+        markers[column] = _play(state, markers, column)[1]  # where the marker lands (R5)
+        gained += markers[column] - start
+    return gained
+
+
+def _rolls_making(columns: int) -> int:
+    """How many of the 1296 ordered rolls have a pairing with a sum in the column set."""
+    return sum(
+        weight
+        for weight, sums in zip(_tables.ROLL_WEIGHT, _tables.SUM_MASK, strict=True)
+        if sums & columns
+    )
+
+
+def single_column_chances() -> dict[int, Fraction]:
+    """Return, for each sum 2 to 12, the probability that some pairing of a roll makes it.
+
+    >>> chances = single_column_chances()
+    >>> chances[2], chances[7]
+    (Fraction(19, 144), Fraction(139, 216))
+    """
+    return {c: Fraction(_rolls_making(1 << c), _ROLLS) for c in COLUMNS}
+
+
+def three_column_table(
+    heights: Mapping[int, int] = STANDARD_HEIGHTS,
+) -> dict[tuple[int, int, int], Fraction]:
+    """Return, for each three distinct columns of the board, the chance a roll makes one of them.
+
+    The keys are the sorted triples of the board's columns (165 on the standard
+    board); the value is the probability that at least one pairing of the roll
+    has a sum among the three.  With markers in exactly those columns and
+    nothing blocking them, one minus the value is the chance of busting.
+
+    >>> table = three_column_table()
+    >>> len(table), table[(2, 3, 12)]
+    (165, Fraction(71, 162))
+    """
+    table: dict[tuple[int, int, int], Fraction] = {}
+    for a, b, c in itertools.combinations(sorted(heights), 3):
+        table[(a, b, c)] = Fraction(_rolls_making(1 << a | 1 << b | 1 << c), _ROLLS)
+    return table
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p):7.2%}"
+
+
+def _run(args: argparse.Namespace) -> int:
+    from cantstop.notation import parse_state
+
+    if args.table:
+        for (a, b, c), chance in three_column_table().items():
+            print(
+                f"{a:>2} {b:>2} {c:>2}  {chance.numerator * 1296 // chance.denominator:>4}/1296"
+                f"  {_percent(chance)}"
+            )
+        return 0
+    if args.state is None:
+        print("cantstop odds: give a state in notation, or --table", file=sys.stderr)
+        return 2
+    state = parse_state(args.state)
+    bust = bust_probability(state)
+    print(f"bust on the next roll: {bust} ({_percent(bust).strip()})")
+    print(
+        f"expected spaces climbed by the next roll: {expected_gain(state)} "
+        f"({float(expected_gain(state)):.3f})"
+    )
+    print("chance the next roll can advance each column:")
+    for column, chance in column_chances(state).items():
+        print(f"  {column:>2}  {chance!s:>9}  {_percent(chance)}")
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``odds`` subcommand: the exact odds of a state's next roll."""
+    p = sub.add_parser("odds", help="exact odds of the next roll from a state")
+    p.add_argument("state", nargs="?", help="a state about to roll, e.g. '-/- 6:1,7:1,8:1 0d'")
+    p.add_argument("--table", action="store_true", help="print the three-column table instead")
+    p.set_defaults(run=_run)

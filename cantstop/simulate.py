@@ -1,0 +1,322 @@
+"""Many games between built-in players: win rates with confidence intervals.
+
+``cantstop simulate --players rule28,random --games 10000 --seed 1`` plays the
+games on every core and prints each seat's win rate with its 95% confidence
+interval (the Wilson score interval); with one player it prints the mean
+number of turns the player needs to win.
+
+Game ``i`` of a run gets its own generator, ``random.Random(f"{seed}/{i}")``,
+which rolls the dice and feeds the players' own draws, and seat ``i % n``
+begins it (R2.2), so a run's results depend on the seed and nothing else: not
+on the number of processes or the order they finish in.
+
+>>> result = simulate(["rule28", "random"], games=4, seed=1, processes=1)
+>>> result.games, sum(result.wins)
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from cantstop.actions import Action, Roll, Stop
+from cantstop.dice import ORDERED_ROLLS
+from cantstop.errors import InvalidRules
+from cantstop.game import Event, Phase, State, new_game
+from cantstop.jsonform import rules_from_json, rules_to_json
+from cantstop.players import PLAYERS, Player, may_stop
+from cantstop.rules import Rules
+
+__all__ = [
+    "GameResult",
+    "Simulation",
+    "add_commands",
+    "play_game",
+    "roll_dice",
+    "simulate",
+    "wilson_interval",
+]
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The outcome of one game."""
+
+    #: The seat that won.
+    winner: int
+    #: Turns begun in the game, by every player together.
+    turns: int
+    #: Actions played (rolls, moves and stops).
+    actions: int
+
+
+def roll_dice(rng: random.Random) -> Roll:
+    """Return a uniformly random roll: one draw, ordered roll number ``int(r * 1296)``.
+
+    >>> roll_dice(random.Random(1))
+    Roll(dice=(1, 5, 6, 1))
+    """
+    return ORDERED_ROLLS[int(rng.random() * len(ORDERED_ROLLS))]
+
+
+def play_game(
+    rules: Rules,
+    players: Sequence[Player],
+    rng: random.Random,
+    first_player: int = 0,
+    record: list[Action] | None = None,
+) -> tuple[State, GameResult]:
+    """Play one game between ``players`` (one per seat); return the final state and result.
+
+    The dice come from :func:`roll_dice` with ``rng``, which the players draw
+    from too.  A stop that Variant B forbids (R14.2) is played as a roll.
+    When ``record`` is a list, every action is appended to it.
+
+    >>> from cantstop.players import Rule28Player
+    >>> final, result = play_game(Rules(players=1), [Rule28Player()], random.Random(3))
+    >>> final.winner, result.turns > 1
+    (0, True)
+    """
+    state = new_game(rules, first_player)
+    turns = 1
+    actions = 0
+    while state.phase is not Phase.OVER:
+        me = players[state.player]
+        if state.phase is Phase.CHOOSE:
+            action: Action = me.choose(state, rng)
+        elif state.phase is Phase.DECIDE and me.stops(state, rng) and may_stop(state):
+            action = Stop()
+        else:
+            action = roll_dice(rng)
+        state, event = state.step(action)
+        actions += 1
+        if record is not None:
+            record.append(action)
+        if event in (Event.BUSTED, Event.STOPPED):
+            turns += 1
+    return state, GameResult(state.player, turns, actions)
+
+
+def _play_chunk(job: tuple[tuple[str, ...], str, int, int, int]) -> list[GameResult]:
+    """Play games ``start`` to ``stop`` of a run (the work of one process)."""
+    names, rules_json, seed, start, stop = job
+    rules = rules_from_json(json.loads(rules_json))
+    results = []
+    for game in range(start, stop):
+        players = [PLAYERS[name]() for name in names]
+        rng = random.Random(f"{seed}/{game}")
+        _, result = play_game(rules, players, rng, first_player=game % len(names))
+        results.append(result)
+    return results
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The results of :func:`simulate`."""
+
+    #: The players' names, one per seat.
+    players: tuple[str, ...]
+    #: The rules the games were played under.
+    rules: Rules
+    #: The seed of the run.
+    seed: int
+    #: Each game's result, in game order.
+    results: tuple[GameResult, ...]
+
+    @property
+    def games(self) -> int:
+        """The number of games played."""
+        return len(self.results)
+
+    @property
+    def wins(self) -> tuple[int, ...]:
+        """Games won by each seat."""
+        return tuple(
+            sum(1 for r in self.results if r.winner == seat) for seat in range(len(self.players))
+        )
+
+    def mean_turns(self) -> tuple[float, float]:
+        """Return the mean number of turns per game and the half-width of its 95% interval."""
+        turns = [r.turns for r in self.results]
+        mean = sum(turns) / len(turns)
+        if len(turns) < 2:
+            return mean, math.inf
+        variance = sum((t - mean) ** 2 for t in turns) / (len(turns) - 1)
+        return mean, Z95 * math.sqrt(variance / len(turns))
+
+    def table(self) -> str:
+        """Return the report that ``cantstop simulate`` prints."""
+        n = len(self.players)
+        lines = [
+            f"{self.games} games, {n} player{'s' if n > 1 else ''}, seed {self.seed}"
+            + (", seats take turns to begin" if n > 1 else "")
+        ]
+        mean, half = self.mean_turns()
+        if len(self.players) == 1:
+            lines.append(
+                f"{self.players[0]} wins in {mean:.2f} turns on average "
+                f"(95% confidence interval {mean - half:.2f} to {mean + half:.2f})"
+            )
+            return "\n".join(lines)
+        lines.append(f"{'seat':<5} {'player':<8} {'wins':>7} {'win rate':>9}  95% interval")
+        for seat, (name, wins) in enumerate(zip(self.players, self.wins, strict=True)):
+            low, high = wilson_interval(wins, self.games)
+            lines.append(
+                f"{seat:<5} {name:<8} {wins:>7} {wins / self.games:>9.2%}  {low:.2%} to {high:.2%}"
+            )
+        lines.append(f"mean game length: {mean:.2f} turns (± {half:.2f})")
+        return "\n".join(lines)
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Return the Wilson score interval of a proportion (95% by default).
+
+    >>> low, high = wilson_interval(50, 100)
+    >>> round(low, 4), round(high, 4)
+    (0.4038, 0.5962)
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, games, size):
+        yield start, min(games, start + size)
+
+
+def simulate(
+    players: Sequence[str],
+    games: int,
+    seed: int,
+    rules: Rules | None = None,
+    processes: int | None = None,
+    progress: TextIO | None = None,
+) -> Simulation:
+    """Play ``games`` games between the named built-in players; return the results.
+
+    ``processes`` defaults to every core; the results do not depend on it.
+    With a ``progress`` stream, a progress bar is drawn on it.
+    """
+    names = tuple(players)
+    unknown = [n for n in names if n not in PLAYERS]
+    if unknown or not 1 <= len(names) <= 4:
+        raise InvalidRules(
+            f"players must be 1 to 4 of {', '.join(PLAYERS)}, not {','.join(names)!r}", "R15.1"
+        )
+    if rules is None:
+        rules = Rules(players=len(names))
+    if rules.players != len(names):
+        raise InvalidRules(
+            f"the rules are for {rules.players} players but {len(names)} were named", "R15.1"
+        )
+    rules_json = json.dumps(rules_to_json(rules))
+    size = max(1, min(100, games // 50 or 1))
+    jobs = [(names, rules_json, seed, start, stop) for start, stop in _chunks(games, size)]
+    processes = processes or os.cpu_count() or 1
+    results: list[GameResult] = []
+    bar = _ProgressBar(games, progress)
+    if processes == 1 or len(jobs) == 1:
+        for job in jobs:
+            results.extend(_play_chunk(job))
+            bar.update(len(results))
+    else:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            for chunk in pool.imap(_play_chunk, jobs):
+                results.extend(chunk)
+                bar.update(len(results))
+    bar.close()
+    return Simulation(names, rules, seed, tuple(results))
+
+
+class _ProgressBar:
+    """A one-line progress bar redrawn in place with carriage returns."""
+
+    def __init__(self, total: int, stream: TextIO | None, width: int = 30) -> None:
+        self.total = total
+        self.stream = stream
+        self.width = width
+        self.shown = -1
+
+    def update(self, done: int) -> None:
+        if self.stream is None:
+            return
+        filled = self.width * done // max(1, self.total)
+        if filled == self.shown and done != self.total:
+            return
+        self.shown = filled
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} games")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _run(args: argparse.Namespace) -> int:
+    names = _names(args.players)
+    unknown = [n for n in names if n not in PLAYERS]
+    if unknown or not 1 <= len(names) <= 4:
+        print(
+            f"cantstop simulate: --players takes 1 to 4 of {', '.join(PLAYERS)}, "
+            f"comma-separated; got {args.players!r}",
+            file=sys.stderr,
+        )
+        return 2
+    if args.games < 1:
+        print("cantstop simulate: --games must be at least 1", file=sys.stderr)
+        return 2
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    result = simulate(
+        names,
+        args.games,
+        args.seed,
+        processes=args.processes,
+        progress=sys.stderr if show else None,
+    )
+    print(result.table())
+    return 0
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``simulate`` subcommand."""
+    p = sub.add_parser("simulate", help="play many games between built-in players")
+    p.add_argument(
+        "--players",
+        default="rule28,random",
+        help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)}",
+    )
+    p.add_argument("--games", type=int, default=1000, help="number of games (default: 1000)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the run (default: 1)")
+    p.add_argument(
+        "--processes", type=int, default=None, help="worker processes (default: every core)"
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    p.set_defaults(run=_run)

@@ -1,0 +1,167 @@
+"""The built-in players (cantstop.players): the Rule of 28 as published, greedy, random."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from cantstop import Phase, Roll, Rules, Variant, new_game, parse_state
+from cantstop.odds import bust_probability, expected_gain
+from cantstop.players import (
+    PLAYERS,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    Rule28Player,
+    may_stop,
+    stopping_wins,
+    turn_progress,
+)
+from tests.games import CONFIGS, random_game
+from tests.independent import legal_moves, read_state
+
+
+def test_every_builtin_player_follows_the_protocol() -> None:
+    for name, make in PLAYERS.items():
+        player = make()
+        assert isinstance(player, Player)
+        assert player.name == name
+
+
+@pytest.mark.parametrize(
+    ("text", "score"),
+    [
+        # One marker on space 1 of column 7: 1 point, doubled for the new marker.
+        ("-/- 7:1 0d", 2),
+        # Column 2 is worth 6 a space: spaces 1 and 2 plus the double first space.
+        ("-/- 2:2 0d", 18),
+        # Spaces count from the player's square: 8 from 3 to 5 is 2 spaces, +1 double.
+        ("8:3/- 8:5 0d", 6),
+        # Three markers, 5 7 9: all odd (+2); 3*2 + 1*2 + 3*2 = 14.
+        ("-/- 5:1,7:1,9:1 0d", 16),
+        # 4 6 8: all even (-2); 4*2 + 2*2 + 2*2 = 16.
+        ("-/- 4:1,6:1,8:1 0d", 14),
+        # 7 9 11: all odd (+2) and all 7 or higher (+4); 1*2 + 3*2 + 5*2 = 18.
+        ("-/- 7:1,9:1,11:1 0d", 24),
+        # 3 5 7: odd (+2) and all 7 or lower (+4); 5*2 + 3*2 + 1*2 = 18.
+        ("-/- 3:1,5:1,7:1 0d", 24),
+        # 8 10 12: even (-2), 7 or higher (+4); 2*2 + 4*2 + 6*2 = 24.
+        ("-/- 8:1,10:1,12:1 0d", 26),
+        # 2 7 12: mixed parity, neither all high nor all low; 12 + 2 + 12 = 26.
+        ("-/- 2:1,7:1,12:1 0d", 26),
+        # Only two markers: no adjustment even though both are odd and low.
+        ("-/- 3:1,5:1 0d", 16),
+    ],
+)
+def test_rule_of_28_score(text: str, score: int) -> None:
+    assert Rule28Player().score(parse_state(text)) == score
+
+
+def test_rule_of_28_stops_at_28_or_more() -> None:
+    player = Rule28Player()
+    rng = random.Random(1)
+    # 12 on space 2 scores 6 * (2 + 1) = 18 and 11 on space 1 scores 5 * 2 = 10: 28, stop.
+    assert player.score(parse_state("-/- 11:1,12:2 0d")) == 28
+    assert player.stops(parse_state("-/- 11:1,12:2 0d"), rng)
+    assert player.score(parse_state("-/- 3:1,12:2 0d")) == 28
+    assert player.score(parse_state("-/- 7:3,12:2 0d")) == 22
+    assert not player.stops(parse_state("-/- 7:3,12:2 0d"), rng)
+    assert player.score(parse_state("-/- 6:1,11:2 0d")) == 19
+    assert player.score(parse_state("-/- 7:7,12:1 0d")) == 20
+    assert player.score(parse_state("-/- 7:12,12:1 0d")) == 25
+    assert not player.stops(parse_state("-/- 7:12,12:1 0d"), rng)
+    assert player.score(parse_state("-/- 6:3,12:2 0d")) == 26
+    assert player.score(parse_state("-/- 6:4,12:2 0d")) == 28
+    assert player.stops(parse_state("-/- 6:4,12:2 0d"), rng)
+
+
+def test_rule_of_28_always_stops_when_stopping_wins() -> None:
+    state = parse_state("2:3,3:5,4:6/- 4:7 0d")  # 2 and 3 won, 4's marker on the top space
+    assert Rule28Player().score(state) == 8
+    assert stopping_wins(state)
+    assert Rule28Player().stops(state, random.Random(1))
+
+
+def test_rule_of_28_prefers_advancing_placed_markers() -> None:
+    # Dice 1 2 5 6: pairings 3+11, 6+8, 7+7; the marker in 8 can advance.
+    state = parse_state("-/- 8:2 0c1256")
+    moves = state.legal_moves()
+    assert len(moves) == 3
+    assert Rule28Player().choose(state, random.Random(1)).columns == (6, 8)
+
+
+def test_rule_of_28_prefers_fewer_new_markers_and_likely_columns() -> None:
+    # From the opening, 3 4 5 5 offers 7+10 and 8+9: two new markers either way;
+    # 8 and 9 together are made by more rolls than 7 and 10.
+    state = new_game().apply(Roll((3, 4, 5, 5)))
+    assert Rule28Player().choose(state, random.Random(1)).columns == (8, 9)
+
+
+def test_turn_progress_and_stop_helpers() -> None:
+    assert turn_progress(parse_state("7:2/- 7:5,9:1 0d")) == 4
+    assert turn_progress(new_game()) == 0
+    assert not stopping_wins(parse_state("2:3/- 4:7 0d"))
+    assert stopping_wins(parse_state("-/- 7:3 0d h7:3 w1"))
+    assert may_stop(parse_state("-/7:3 7:3 0d"))  # only Variant B forbids
+    assert not may_stop(parse_state("-/7:3 7:3 0d B"))
+    assert may_stop(parse_state("-/7:3 7:4 0d B"))
+
+
+def test_random_player_draws_as_documented() -> None:
+    state = new_game().apply(Roll((1, 2, 5, 6)))
+    moves = state.legal_moves()
+    for seed in range(20):
+        mirror = random.Random(seed)
+        expected = moves[int(mirror.random() * len(moves))]
+        assert RandomPlayer().choose(state, random.Random(seed)) == expected
+        mirror = random.Random(seed)
+        decide = parse_state("-/- 7:1 0d")
+        assert RandomPlayer(0.7).stops(decide, random.Random(seed)) == (mirror.random() >= 0.7)
+
+
+def _independent_bust_and_gain(text: str) -> tuple[Fraction, Fraction]:
+    from tests.independent import ALL_ROLLS
+
+    pos = read_state(text)
+    busts = sum(1 for r in ALL_ROLLS if not legal_moves(pos, r))
+    gains = sum(max(len(m) for m in legal_moves(pos, r)) for r in ALL_ROLLS if legal_moves(pos, r))
+    return Fraction(busts, 1296), Fraction(gains, 1296)
+
+
+@pytest.mark.parametrize(
+    "text", ["-/- 7:2 0d", "-/- 2:2,3:4,12:2 0d", "-/- 6:3,7:4,8:3 0d", "-/- 4:3,7:2 0d"]
+)
+def test_greedy_rolls_while_expected_gain_beats_expected_loss(text: str) -> None:
+    state = parse_state(text)
+    bust, gain = _independent_bust_and_gain(text)
+    assert (bust, gain) == (bust_probability(state), expected_gain(state))
+    rolls = gain > bust * turn_progress(state)
+    assert GreedyPlayer().stops(state, random.Random(1)) is not rolls
+
+
+def test_greedy_stops_on_a_top_space_and_takes_short_columns() -> None:
+    assert GreedyPlayer().stops(parse_state("-/- 2:3 0d"), random.Random(1))
+    # 1 1 6 6: 2+12, 7+7; a space in 2 or 12 (height 3) is worth more than one in 7.
+    state = new_game().apply(Roll((1, 1, 6, 6)))
+    assert GreedyPlayer().choose(state, random.Random(1)).columns == (2, 12)
+
+
+@pytest.mark.parametrize("name", ["2p", "3p-B", "2p-A", "tiny"])
+def test_players_always_choose_legal_moves(name: str) -> None:
+    players = [make() for make in PLAYERS.values()]
+    rng = random.Random(5)
+    for state in random_game(CONFIGS[name], 2):
+        if state.phase is Phase.CHOOSE:
+            for player in players:
+                assert player.choose(state, rng) in state.legal_moves()
+        elif state.phase is Phase.DECIDE:
+            for player in players:
+                assert player.stops(state, rng) in (True, False)
+
+
+def test_rule28_on_a_variant_board() -> None:
+    rules = Rules(players=2, variant=Variant.A)
+    state = new_game(rules).apply(Roll((3, 4, 5, 5)))
+    assert Rule28Player().choose(state, random.Random(1)) in state.legal_moves()

@@ -1,0 +1,122 @@
+"""Simulations (cantstop.simulate): deterministic for a seed, on any number of processes."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from cantstop import Rules, Stop, new_game
+from cantstop.cli import main
+from cantstop.players import RandomPlayer, Rule28Player
+from cantstop.simulate import play_game, simulate, wilson_interval
+
+
+def test_results_do_not_depend_on_the_number_of_processes() -> None:
+    one = simulate(["rule28", "random"], games=60, seed=3, processes=1)
+    two = simulate(["rule28", "random"], games=60, seed=3, processes=2)
+    assert one.results == two.results
+    assert one.games == 60
+    assert sum(one.wins) == 60
+    other = simulate(["rule28", "random"], games=60, seed=4, processes=1)
+    assert other.results != one.results
+
+
+def test_seats_take_turns_to_begin() -> None:
+    # Two identical players: game i is begun by seat i % 2, so a game played
+    # again with the same generator and the seats swapped mirrors the winner.
+    result = simulate(["random", "random"], games=10, seed=1, processes=1)
+    for game, outcome in enumerate(result.results):
+        _final, again = play_game(
+            Rules(), [RandomPlayer(), RandomPlayer()], random.Random(f"1/{game}"), game % 2
+        )
+        assert again == outcome
+
+
+def test_play_game_record_replays_to_the_final_state() -> None:
+    actions: list[object] = []
+    final, result = play_game(
+        Rules(players=3),
+        [Rule28Player(), RandomPlayer(), Rule28Player()],
+        random.Random(9),
+        first_player=1,
+        record=actions,  # type: ignore[arg-type]
+    )
+    state = new_game(Rules(players=3), 1)
+    for action in actions:
+        state = state.apply(action)  # type: ignore[arg-type]
+    assert state == final
+    assert result.actions == len(actions)
+    assert result.winner == final.winner
+    stops = sum(1 for a in actions if a == Stop())
+    assert result.turns >= stops  # every stop ends a turn; busts end the others
+
+
+def test_solitaire_reports_turns_to_win() -> None:
+    result = simulate(["rule28"], games=20, seed=2, processes=1)
+    assert result.wins == (20,)
+    text = result.table()
+    assert "rule28 wins in" in text
+    assert "turns on average" in text
+    mean, half = result.mean_turns()
+    turns = [r.turns for r in result.results]
+    assert mean == sum(turns) / 20
+    assert min(turns) > 1  # three columns cannot be climbed in one rule-28 turn
+    assert half > 0
+
+
+def test_wilson_interval_known_values() -> None:
+    # Textbook values: 50 of 100 gives 0.4038 to 0.5962; 0 of 10 gives 0 to 0.2775.
+    low, high = wilson_interval(50, 100)
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+    low, high = wilson_interval(0, 10)
+    assert (low, round(high, 4)) == (0.0, 0.2775)
+    low, high = wilson_interval(10, 10)
+    assert (round(low, 4), round(high, 12)) == (0.7225, 1.0)
+
+
+def test_progress_bar_is_drawn_on_the_stream() -> None:
+    stream = io.StringIO()
+    simulate(["random", "random"], games=10, seed=1, processes=1, progress=stream)
+    text = stream.getvalue()
+    assert "\r[" in text
+    assert "10/10 games" in text
+    assert text.endswith("\n")
+
+
+def test_simulate_command(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(
+        [
+            "simulate",
+            "--players",
+            "rule28,random",
+            "--games",
+            "30",
+            "--seed",
+            "1",
+            "--processes",
+            "2",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "30 games" in out
+    assert "rule28" in out
+    assert "random" in out
+    assert "95% interval" in out
+    again = main(["simulate", "--players", "rule28,random", "--games", "30", "--processes", "1"])
+    assert again == 0
+    assert capsys.readouterr().out == out
+
+
+@pytest.mark.parametrize("players", ["rule28,nobody", "random,random,random,random,random", ""])
+def test_simulate_rejects_bad_players(players: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--players", players, "--games", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "--players takes 1 to 4 of random, greedy, rule28" in err
+
+
+def test_simulate_rejects_a_bad_game_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "0"]) == 2
+    assert "--games must be at least 1" in capsys.readouterr().err
