@@ -1,0 +1,354 @@
+"""Game records: one game as JSON lines, written, read and replayed (``spec/record.md``).
+
+A record is a header line naming the rules and the first player, then one line
+per action with explicit dice.  A writer may add claims to each line (the state
+after the action, the legal moves after a roll, whether a roll busted); a
+reader checks every claim it is given.  Reading streams: one line at a time, so
+a record of any length replays in constant memory.
+
+>>> import io
+>>> from cantstop import Move, Roll, Rules, Stop
+>>> out = io.StringIO()
+>>> final = write_record(out, Rules(), [Roll((3, 4, 5, 5)), Move((7, 10)), Stop()])
+>>> final
+State('7:1,10:1/- - 1r')
+>>> import json
+>>> json.loads(out.getvalue().splitlines()[1])["moves"]
+['7+10', '8+9']
+>>> rules, first, actions = read_record(io.StringIO(out.getvalue()))
+>>> [line for line, _ in actions]
+[2, 3, 4]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from cantstop.actions import Action, Roll, Stop
+from cantstop.errors import CantStopError, IllegalAction, NotationError
+from cantstop.game import Event, Phase, State, new_game
+from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
+from cantstop.notation import format_action, format_state, parse_action, parse_state
+from cantstop.rules import Rules
+
+__all__ = [
+    "RECORD_VERSION",
+    "RecordError",
+    "RecordLine",
+    "RecordWriter",
+    "check_line",
+    "iter_record",
+    "legal_alternatives",
+    "read_record",
+    "replay_record",
+    "write_record",
+]
+
+#: The version of the record format that this module writes and reads.
+RECORD_VERSION = 1
+
+_HEADER_KEYS = {"record", "version", "rules", "first_player"}
+_LINE_KEYS = {"action", "state", "bust", "moves"}
+
+
+class RecordError(CantStopError, ValueError):
+    """A record that is malformed, or whose action or claim the rules reject.
+
+    ``line`` is the 1-based line number, ``reason`` the message alone, ``rule``
+    the spec rule broken (``None`` for a line that breaks only the record
+    format), ``state`` the state before the line's action (``None`` when the
+    line could not be read) and ``alternatives`` the legal actions in that
+    state, in notation.
+    """
+
+    def __init__(
+        self,
+        line: int,
+        reason: str,
+        rule: str | None = None,
+        state: State | None = None,
+        alternatives: tuple[str, ...] = (),
+    ) -> None:
+        text = f"line {line}: {reason}"
+        if rule is not None:
+            text += f" (rule {rule})"
+        if state is not None:
+            text += f" in state {format_state(state)!r}"
+        super().__init__(text)
+        self.line = line
+        self.reason = reason
+        self.rule = rule
+        self.state = state
+        self.alternatives = alternatives
+
+
+@dataclass(frozen=True)
+class RecordLine:
+    """One action line of a record: its number, its action and the claims it makes."""
+
+    #: The 1-based line number in the file.
+    line: int
+    #: The action the line records.
+    action: Action
+    #: The claimed state after the action, in notation, if given.
+    state: str | None = None
+    #: Whether the roll is claimed to bust, if given.
+    bust: bool | None = None
+    #: The claimed legal moves after the action, in notation, if given.
+    moves: tuple[str, ...] | None = field(default=None)
+
+
+class RecordWriter:
+    """Write a record to ``file``: the header at once, then one line per :meth:`append`.
+
+    With ``claims`` (the default) each line also gives the state after the
+    action, and a roll line says whether it busted and lists the legal moves.
+
+    >>> import io
+    >>> from cantstop import Roll, Rules, new_game
+    >>> out = io.StringIO()
+    >>> writer = RecordWriter(out, Rules(players=3), first_player=1, claims=False)
+    >>> writer.append(Roll((1, 1, 1, 1)), new_game(Rules(players=3), 1).apply(Roll((1, 1, 1, 1))))
+    >>> print(out.getvalue(), end="")
+    {"record":"cantstop","version":1,"rules":{"players":3,"columns_to_win":3,"heights":{"2":3,"3":5,"4":7,"5":9,"6":11,"7":13,"8":11,"9":9,"10":7,"11":5,"12":3},"variant":null},"first_player":1}
+    {"action":{"type":"roll","dice":[1,1,1,1]}}
+    """
+
+    def __init__(
+        self, file: TextIO, rules: Rules, *, first_player: int = 0, claims: bool = True
+    ) -> None:
+        new_game(rules, first_player)  # checks the setup (R15, R2.2)
+        self._file = file
+        self._claims = claims
+        header = {
+            "record": "cantstop",
+            "version": RECORD_VERSION,
+            "rules": rules_to_json(rules),
+            "first_player": first_player,
+        }
+        self._write(header)
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def append(self, action: Action, after: State) -> None:
+        """Write the line of ``action``, whose result is ``after``, and flush the file."""
+        obj: dict[str, Any] = {"action": action_to_json(action)}
+        if self._claims:
+            obj["state"] = format_state(after)
+            if isinstance(action, Roll):
+                # A roll that can be played leads to CHOOSE; a bust passes the turn (R10.2).
+                obj["bust"] = after.phase is not Phase.CHOOSE
+                obj["moves"] = [format_action(m) for m in after.legal_moves()]
+        self._write(obj)
+
+
+def write_record(
+    file: TextIO,
+    rules: Rules,
+    actions: Iterable[Action],
+    *,
+    first_player: int = 0,
+    claims: bool = True,
+) -> State:
+    """Play ``actions`` from the opening state, write them as a record, and return the end state.
+
+    An illegal action raises :class:`~cantstop.IllegalAction` after the lines
+    before it have been written.
+    """
+    writer = RecordWriter(file, rules, first_player=first_player, claims=claims)
+    state = new_game(rules, first_player)
+    for action in actions:
+        state = state.apply(action)
+        writer.append(action, state)
+    return state
+
+
+def _load(line_no: int, text: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(line_no, f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(obj, dict):
+        raise RecordError(line_no, f"a record line is a JSON object, not {text.strip()[:60]!r}")
+    return obj
+
+
+def _lines(file: TextIO) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, text in enumerate(file, start=1):
+        if text.strip():
+            yield number, _load(number, text)
+
+
+def _header(number: int, obj: dict[str, Any]) -> tuple[Rules, int]:
+    if obj.get("record") != "cantstop":
+        raise RecordError(number, 'the first line must be the header {"record": "cantstop", ...}')
+    extra = obj.keys() - _HEADER_KEYS
+    if extra:
+        raise RecordError(number, f"the header has unknown fields {sorted(extra)}")
+    if obj.get("version") != RECORD_VERSION:
+        raise RecordError(
+            number, f"record version {obj.get('version')!r} is not supported (only 1)"
+        )
+    try:
+        rules = rules_from_json(obj.get("rules", {}))
+    except NotationError as exc:
+        raise RecordError(number, f"bad rules: {exc.reason}", exc.rule) from None
+    first = obj.get("first_player", 0)
+    try:
+        new_game(rules, first)
+    except CantStopError as exc:
+        raise RecordError(number, f"bad first_player: {exc}") from None
+    return rules, first
+
+
+def _action_line(number: int, obj: dict[str, Any]) -> RecordLine:
+    extra = obj.keys() - _LINE_KEYS
+    if extra:
+        raise RecordError(number, f"the line has unknown fields {sorted(extra)}")
+    if "action" not in obj:
+        raise RecordError(number, "an action line needs an 'action' field")
+    try:
+        action = action_from_json(obj["action"])
+    except NotationError as exc:
+        raise RecordError(number, f"bad action: {exc.reason}", exc.rule) from None
+    state = obj.get("state")
+    if state is not None and not isinstance(state, str):
+        raise RecordError(number, "the claimed 'state' must be a string in state notation")
+    bust = obj.get("bust")
+    if bust is not None and not isinstance(bust, bool):
+        raise RecordError(number, "the claimed 'bust' must be true or false")
+    moves = obj.get("moves")
+    if moves is not None and (
+        not isinstance(moves, list) or not all(isinstance(m, str) for m in moves)
+    ):
+        raise RecordError(number, "the claimed 'moves' must be a list of moves in notation")
+    return RecordLine(number, action, state, bust, None if moves is None else tuple(moves))
+
+
+def iter_record(file: TextIO) -> tuple[Rules, int, Iterator[RecordLine]]:
+    """Read the header of ``file`` and return the rules, first player and the lines to come.
+
+    The lines are read lazily, as the iterator is consumed.  A malformed line
+    raises :class:`RecordError` with its line number when it is reached.
+    """
+    lines = _lines(file)
+    try:
+        number, header = next(lines)
+    except StopIteration:
+        raise RecordError(1, "the record is empty: it needs a header line") from None
+    rules, first = _header(number, header)
+    return rules, first, (_action_line(n, obj) for n, obj in lines)
+
+
+def read_record(file: TextIO) -> tuple[Rules, int, Iterator[tuple[int, Action]]]:
+    """Return the rules, first player and the (line number, action) pairs of a record.
+
+    Claims are not checked here; :func:`replay_record` checks them.
+    """
+    rules, first, lines = iter_record(file)
+    return rules, first, ((line.line, line.action) for line in lines)
+
+
+def legal_alternatives(state: State) -> tuple[str, ...]:
+    """Return the actions that are legal in ``state``, in notation; any roll is ``r....``.
+
+    >>> from cantstop import new_game
+    >>> legal_alternatives(new_game())
+    ('r....',)
+    """
+    if state.phase is Phase.CHOOSE:
+        return tuple(format_action(m) for m in state.legal_moves())
+    if state.phase is Phase.ROLL:
+        return ("r....",)
+    if state.phase is Phase.DECIDE:
+        try:
+            state.apply(Stop())
+        except IllegalAction:
+            return ("r....",)
+        return ("r....", "stop")
+    return ()
+
+
+def check_line(state: State, line: RecordLine) -> State:
+    """Apply the action of ``line`` to ``state``, check its claims, and return the new state."""
+    try:
+        step = state.step(line.action)
+    except IllegalAction as exc:
+        raise RecordError(
+            line.line,
+            f"illegal action {format_action(line.action)}: {exc.reason}",
+            exc.rule,
+            state,
+            legal_alternatives(state),
+        ) from None
+    after = step.state
+    if line.bust is not None:
+        busted = step.event is Event.BUSTED
+        if line.bust != busted:
+            claim = "busts" if line.bust else "does not bust"
+            truth = "busts" if busted else "can be played"
+            raise RecordError(
+                line.line,
+                f"the line claims roll {format_action(line.action)} {claim}, but it {truth}",
+                "R10.1",
+                state,
+                legal_alternatives(state),
+            )
+    if line.state is not None and line.state != format_state(after):
+        try:
+            same = parse_state(line.state) == after
+        except NotationError as exc:
+            raise RecordError(
+                line.line, f"the claimed state is not valid notation: {exc.reason}", exc.rule
+            ) from None
+        if not same:
+            raise RecordError(
+                line.line,
+                f"after {format_action(line.action)} the state is "
+                f"{format_state(after)!r}, not the claimed {line.state!r}",
+                None,
+                state,
+                legal_alternatives(state),
+            )
+    if line.moves is not None:
+        claimed: set[Action] = set()
+        for text in line.moves:
+            try:
+                claimed.add(parse_action(text))
+            except NotationError as exc:
+                raise RecordError(
+                    line.line, f"the claimed move {text!r} is not valid notation: {exc.reason}"
+                ) from None
+        actual = set(after.legal_moves())
+        if claimed != actual:
+            missing = " ".join(format_action(m) for m in sorted(actual - claimed)) or "none"
+            wrong = " ".join(sorted(format_action(m) for m in claimed - actual)) or "none"
+            raise RecordError(
+                line.line,
+                f"the claimed legal moves after {format_action(line.action)} are wrong: "
+                f"missing {missing}; not legal {wrong}",
+                "R6.6",
+                after,
+                tuple(format_action(m) for m in after.legal_moves()),
+            )
+    return after
+
+
+def replay_record(path: str | os.PathLike[str]) -> State:
+    """Replay the record at ``path``, checking every action and claim; return the final state.
+
+    Raises :class:`RecordError` (with the line number, the rule id where one
+    applies and the state) at the first bad line.
+    """
+    with open(path, encoding="utf-8") as file:
+        rules, first, lines = iter_record(file)
+        state = new_game(rules, first)
+        for line in lines:
+            state = check_line(state, line)
+    return state

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+'use strict';
+// A Can't Stop port speaking the conformance protocol (spec/protocol.md):
+// one JSON request per line on stdin, one JSON answer per line on stdout.
+
+const readline = require('readline');
+const R = require('./rules');
+const N = require('./notation');
+
+const PROTOCOL = 1;
+
+function stateFrom(request) {
+  if (typeof request.state !== 'string') throw new Error("the request needs 'state' (notation)");
+  return N.parseState(request.state);
+}
+
+const OPS = {
+  hello: () => ({
+    protocol: PROTOCOL,
+    name: 'cantstop JavaScript port',
+    supports: { players: [1, 2, 3, 4], variants: ['A', 'B'], heights: true },
+  }),
+  new: (q) => {
+    const rules = N.rulesFromJson('rules' in q ? q.rules : {});
+    return { state: N.formatState(R.newGame(rules, 'first_player' in q ? q.first_player : 0)) };
+  },
+  state: (q) => {
+    const s = 'json' in q ? N.stateFromJson(q.json) : N.parseState(q.text);
+    return { state: N.formatState(s), json: N.stateToJson(s) };
+  },
+  action: (q) => {
+    const a = 'json' in q ? N.actionFromJson(q.json) : N.parseAction(q.text);
+    return { action: N.formatAction(a), json: N.actionToJson(a) };
+  },
+  moves: (q) => ({ moves: R.legalMoves(stateFrom(q)).map(R.moveText) }),
+  apply: (q) => {
+    const { state, event } = R.apply(stateFrom(q), N.parseAction(q.action));
+    return { state: N.formatState(state), event };
+  },
+  rolls: (q) => ({ moves: R.rollTable(stateFrom(q)) }),
+  perft: (q) => {
+    const table = R.rollTable(stateFrom(q));
+    return {
+      choices: table.reduce((n, moves) => n + moves.length, 0),
+      busts: table.filter((moves) => moves.length === 0).length,
+    };
+  },
+  quit: () => ({}),
+};
+
+function handle(line) {
+  let q;
+  try {
+    q = JSON.parse(line);
+  } catch (e) {
+    return { seq: null, ok: false, error: { rule: null, message: `malformed JSON: ${e.message}` } };
+  }
+  const seq = q && typeof q === 'object' && 'seq' in q ? q.seq : null;
+  const op = q && Object.prototype.hasOwnProperty.call(OPS, q.op) ? OPS[q.op] : null;
+  if (!op) return { seq, ok: false, error: { rule: null, message: `unknown op ${JSON.stringify(q && q.op)}` } };
+  try {
+    return { seq, ok: true, ...op(q) };
+  } catch (e) {
+    const error = { rule: e instanceof R.RuleError ? e.rule : null, message: e.message };
+    if (e instanceof R.RuleError && e.at !== undefined) error.at = e.at;
+    return { seq, ok: false, error };
+  }
+}
+
+const rl = readline.createInterface({ input: process.stdin, terminal: false });
+rl.on('line', (line) => {
+  if (!line.trim()) return;
+  const answer = handle(line);
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
+  let op = null;
+  try { op = JSON.parse(line).op; } catch (e) { /* answered above */ }
+  if (op === 'quit') {
+    rl.close();
+    process.exit(0);
+  }
+});
