@@ -1,4 +1,17 @@
-"""Shared test settings: Hypothesis profiles (``HYPOTHESIS_PROFILE=ci|dev|thorough``)."""
+"""Shared test settings: Hypothesis profiles (``HYPOTHESIS_PROFILE=ci|dev|thorough|mutation``).
+
+- ``ci``, the default under ``CI=true``: derandomized, so every run meets the same
+  examples and a failure reproduces; no example database; a fixed number of
+  examples and steps, which bounds the run's time.
+- ``dev``, the local default: random examples, failures remembered in ``.hypothesis/``.
+- ``thorough``: fifty times the examples and longer state-machine runs, for a
+  nightly or pre-release run (``HYPOTHESIS_PROFILE=thorough python -m pytest``).
+- ``mutation``: what ``tools/mutation.sh`` runs for every mutant: derandomized, and
+  fewer examples, since the suite runs once per mutant.
+
+Tests that do much work per example ask for a fraction of the profile's
+``max_examples`` (``settings().max_examples``), so every profile scales them.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +22,27 @@ from hypothesis import HealthCheck, settings
 settings.register_profile(
     "ci",
     derandomize=True,
+    database=None,
     max_examples=100,
+    stateful_step_count=100,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", max_examples=100, deadline=None)
-settings.register_profile("thorough", max_examples=5000, deadline=None)
+settings.register_profile(
+    "thorough",
+    max_examples=5000,
+    stateful_step_count=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "mutation",
+    derandomize=True,
+    database=None,
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
