@@ -84,7 +84,12 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Stop:
-    """End the turn and keep its progress (R11)."""
+    """End the turn and keep its progress (R11).
+
+    >>> from cantstop import parse_state
+    >>> parse_state('7:2/- 7:4 0d').apply(Stop())
+    State('7:4/- - 1r')
+    """
 
 
 #: Any of the three actions.

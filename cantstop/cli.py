@@ -21,7 +21,12 @@ __all__ = ["build_parser", "main"]
 #: Modules that add further subcommands. Each defines
 #: ``add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None``
 #: and sets ``run`` on each parser it adds, as the commands below do.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "cantstop.conformance.cli",
+    "cantstop.simulate",
+    "cantstop.odds",
+    "cantstop.play",
+)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -112,7 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return its exit status."""
+    """Run the command line; return its exit status.
+
+    >>> main(['moves', '-/- - 0c3455'])
+    7+10 8+9
+    0
+    """
     args = build_parser().parse_args(argv)
     try:
         status: int = args.run(args)

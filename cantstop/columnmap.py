@@ -83,7 +83,11 @@ class ColumnMap(Mapping[int, int]):
         return ColumnMap._from_sorted_dict(dict(sorted(d.items())))
 
     def without(self, column: int) -> ColumnMap:
-        """Return a copy without ``column`` (the same map if it is absent)."""
+        """Return a copy without ``column`` (the same map if it is absent).
+
+        >>> ColumnMap({7: 3, 10: 1}).without(7)
+        ColumnMap({10: 1})
+        """
         if column not in self._dict:
             return self
         return ColumnMap._from_sorted_dict({c: v for c, v in self._items if c != column})

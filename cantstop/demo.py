@@ -64,7 +64,12 @@ PLAYERS: dict[str, DemoPlayer] = {
 def play_demo(
     players: tuple[DemoPlayer, ...], seed: int, rules: Rules | None = None
 ) -> Iterator[str]:
-    """Play one game with dice from ``random.Random(seed)``; yield its story line by line."""
+    """Play one game with dice from ``random.Random(seed)``; yield its story line by line.
+
+    >>> story = list(play_demo(tuple(PLAYERS.values())[:2], seed=1))
+    >>> story[-1].startswith('Player ') and ' wins after ' in story[-1]
+    True
+    """
     rules = rules or Rules(players=len(players))
     dice = random.Random(seed)
     state = new_game(rules)

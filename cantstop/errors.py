@@ -23,7 +23,15 @@ __all__ = [
 
 
 class CantStopError(Exception):
-    """Root of every error that :mod:`cantstop` raises deliberately."""
+    """Root of every error that :mod:`cantstop` raises deliberately.
+
+    >>> from cantstop import parse_state
+    >>> try:
+    ...     parse_state('7:2/- 7:1 0d')
+    ... except CantStopError as exc:
+    ...     print(type(exc).__name__, exc.rule)
+    NotationError R16.3
+    """
 
 
 class RuleError(CantStopError, ValueError):
@@ -49,6 +57,13 @@ class IllegalAction(CantStopError, ValueError):
     ``rule`` is the id of the spec rule that forbids it, ``action`` the rejected
     action, ``state`` the state it was applied to (which is unchanged) and
     ``reason`` the message without the rule and state.
+
+    >>> from cantstop import Stop, parse_state
+    >>> try:
+    ...     parse_state('-/- - 0r').apply(Stop())
+    ... except IllegalAction as exc:
+    ...     print(exc.rule, '|', exc.reason)
+    R11.1 | a stop must follow a successful roll; the turn starts with a roll
     """
 
     def __init__(self, message: str, rule: str, state: State, action: object) -> None:
@@ -67,6 +82,13 @@ class NotationError(CantStopError, ValueError):
     ``text`` is the input, ``position`` the index of the offending character
     ``rule`` the spec rule (a notation rule ``N...`` or a game rule ``R...``)
     that the text breaks and ``reason`` the message alone.
+
+    >>> from cantstop import parse_action
+    >>> try:
+    ...     parse_action('10+7')
+    ... except NotationError as exc:
+    ...     print(exc.rule, exc.position)
+    N2.3 3
     """
 
     def __init__(self, message: str, text: str, position: int, rule: str) -> None:

@@ -34,7 +34,11 @@ JSON = dict[str, Any]
 
 
 def rules_to_json(rules: Rules) -> JSON:
-    """Return the JSON object for ``rules``; every field is written."""
+    """Return the JSON object for ``rules``; every field is written.
+
+    >>> rules_to_json(Rules(players=3, heights={2: 3, 7: 13}, columns_to_win=1))
+    {'players': 3, 'columns_to_win': 1, 'heights': {'2': 3, '7': 13}, 'variant': None}
+    """
     return {
         "players": rules.players,
         "columns_to_win": rules.columns_to_win,
@@ -44,7 +48,13 @@ def rules_to_json(rules: Rules) -> JSON:
 
 
 def state_to_json(state: State) -> JSON:
-    """Return the JSON object for ``state``, including the derived ``won`` and ``winner``."""
+    """Return the JSON object for ``state``, including the derived ``won`` and ``winner``.
+
+    >>> from cantstop import parse_state
+    >>> data = state_to_json(parse_state('7:2/- 7:3,10:1 0c2346'))
+    >>> data['phase'], data['dice'], data['markers'], data['squares']
+    ('choose', [2, 3, 4, 6], {'7': 3, '10': 1}, [{'7': 2}, {}])
+    """
     return {
         "rules": rules_to_json(state.rules),
         "player": state.player,
@@ -106,7 +116,13 @@ def _columns_in(data: object, what: str) -> dict[int, int]:
 
 
 def rules_from_json(data: object) -> Rules:
-    """Read rules from their JSON object; missing fields take their defaults."""
+    """Read rules from their JSON object; missing fields take their defaults.
+
+    >>> rules_from_json({})
+    Rules(players=2, columns_to_win=3, heights=standard, variant=None)
+    >>> rules_from_json({'players': 3, 'variant': 'B'}).variant
+    <Variant.B: 'B'>
+    """
     obj = _object(data, set(), {"players", "columns_to_win", "heights", "variant"}, "rules")
     default = Rules()
     variant = obj.get("variant")
@@ -128,6 +144,10 @@ def state_from_json(data: object) -> State:
 
     ``won`` and ``winner`` may be left out; when given they must agree with the
     squares.
+
+    >>> state_from_json({'rules': {}, 'player': 1, 'phase': 'roll', 'markers': {},
+    ...                  'squares': [{'7': 2}, {}]})
+    State('7:2/- - 1r')
     """
     obj = _object(
         data, {"rules", "player", "phase", "markers", "squares"}, {"dice", "won", "winner"}, "state"
@@ -168,7 +188,13 @@ def state_from_json(data: object) -> State:
 
 
 def action_from_json(data: object) -> Action:
-    """Read an action from its JSON object."""
+    """Read an action from its JSON object.
+
+    >>> action_from_json({'type': 'move', 'columns': [7, 10]})
+    Move(columns=(7, 10))
+    >>> action_from_json({'type': 'stop'})
+    Stop()
+    """
     if not isinstance(data, dict) or data.get("type") not in ("roll", "move", "stop"):
         raise _fail("an action is an object whose type is roll, move or stop", data, "N3.2")
     kind = data["type"]

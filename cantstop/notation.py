@@ -34,7 +34,12 @@ def _cells(values: Mapping[int, int]) -> str:
 
 
 def format_state(state: State) -> str:
-    """Return the canonical one-line text of ``state`` (N1)."""
+    """Return the canonical one-line text of ``state`` (N1).
+
+    >>> from cantstop import Roll, new_game
+    >>> format_state(new_game().apply(Roll((5, 3, 4, 5))))
+    '-/- - 0c3455'
+    """
     rules = state.rules
     parts = [
         "/".join(_cells(squares) for squares in state.squares),

@@ -39,7 +39,11 @@ MIN_PLAYERS, MAX_PLAYERS = 1, 4
 
 
 class Variant(enum.Enum):
-    """The rulebook's optional variants (R14).  At most one is in force."""
+    """The rulebook's optional variants (R14).  At most one is in force.
+
+    >>> Rules(variant=Variant("B")).variant is Variant.B
+    True
+    """
 
     #: A marker skips spaces that hold another player's square (R14.1).
     A = "A"
@@ -132,7 +136,11 @@ class Rules:
 
     @property
     def columns(self) -> tuple[int, ...]:
-        """The board's columns, in increasing order."""
+        """The board's columns, in increasing order.
+
+        >>> Rules(heights={12: 3, 7: 13, 2: 3}, columns_to_win=1).columns
+        (2, 7, 12)
+        """
         return tuple(self.heights)
 
 

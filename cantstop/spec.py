@@ -79,7 +79,12 @@ class Rule:
 
     @property
     def is_chapter(self) -> bool:
-        """Whether this is a chapter heading (``R5``) rather than a rule (``R5.2``)."""
+        """Whether this is a chapter heading (``R5``) rather than a rule (``R5.2``).
+
+        >>> spec = load_spec()
+        >>> spec.rules['R5'].is_chapter, spec.rules['R5.2'].is_chapter
+        (True, False)
+        """
         return "." not in self.id
 
 
@@ -96,7 +101,12 @@ class Example:
     section: str | None = None
 
     def get(self, key: str) -> str | None:
-        """Return the value of ``key``, or ``None`` if the example lacks it."""
+        """Return the value of ``key``, or ``None`` if the example lacks it.
+
+        >>> example = next(e for e in load_spec().examples if e.id == 'E008')
+        >>> example.get('action'), example.get('error')
+        ('r3455', None)
+        """
         return self.fields.get(key)
 
 
@@ -108,7 +118,11 @@ class Spec:
     examples: list[Example] = field(default_factory=list)
 
     def examples_for(self, rule_id: str) -> list[Example]:
-        """Return the examples that name ``rule_id`` (or a rule inside that chapter)."""
+        """Return the examples that name ``rule_id`` (or a rule inside that chapter).
+
+        >>> 'E008' in [e.id for e in load_spec().examples_for('R2')]
+        True
+        """
         return [
             ex
             for ex in self.examples
@@ -126,7 +140,14 @@ def spec_dir() -> Path:
 
 
 def load_spec(root: Path | None = None) -> Spec:
-    """Read every Markdown file of the spec, in file-name order, and check its form."""
+    """Read every Markdown file of the spec, in file-name order, and check its form.
+
+    >>> spec = load_spec()
+    >>> spec.rules['R5.2'].title
+    'Placing'
+    >>> spec.examples[0].id, spec.examples[0].path
+    ('E001', 'rules/01-equipment.md')
+    """
     root = spec_dir() if root is None else root
     spec = Spec()
     files = sorted((root / "rules").glob("*.md")) + sorted(
@@ -221,7 +242,17 @@ def _check(spec: Spec) -> None:
 
 
 def run_example(example: Example) -> None:
-    """Check ``example`` against the engine; raise :class:`ExampleFailure` naming its id."""
+    """Check ``example`` against the engine; raise :class:`ExampleFailure` naming its id.
+
+    >>> from dataclasses import replace
+    >>> example = next(e for e in load_spec().examples if e.id == 'E008')
+    >>> run_example(example)
+    >>> wrong = replace(example, fields={**example.fields, 'moves': '7+10'})
+    >>> run_example(wrong)
+    Traceback (most recent call last):
+    ...
+    cantstop.spec.ExampleFailure: E008 (...): expected legal moves 7+10, got 7+10 8+9
+    """
     try:
         _run(example)
     except ExampleFailure as exc:

@@ -1,0 +1,65 @@
+"""Sphinx configuration of the cantstop documentation site."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))
+sys.path.insert(0, str(HERE.parent))
+
+import cantstop  # noqa: E402  (found through the path set above when not installed)
+
+project = "cantstop"
+author = "the cantstop authors"
+copyright = "the cantstop authors"
+release = version = cantstop.__version__
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.doctest",
+    "cantstop_spec",
+]
+
+source_suffix = {".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "README.md", "check_pages.py"]
+nitpicky = True
+highlight_language = "text"
+
+myst_enable_extensions = ["colon_fence"]
+myst_heading_anchors = 3
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_default_options = {"show-inheritance": True}
+# Standard-library types in signatures have no pages on this site (the build is
+# offline, so there is no intersphinx); every cantstop name is still checked.
+nitpick_ignore_regex = [
+    ("py:(class|func|exc|data)", r"(collections\.abc|typing|fractions|argparse|io|enum)\..*"),
+    ("py:(class|func|exc|data)", r"(pathlib|json|os|random|hypothesis)\..*"),
+    ("py:class", r"dict\[str"),  # a piece of a type alias that autodoc splits
+    ("py:mod", r"cantstop\._.*"),  # private modules, named in docstrings but not documented
+    ("py:(class|exc|func)", r"(.*\.)?_[A-Za-z]\w*"),  # private names have no pages
+    # Instance attributes set in __init__ without a doc comment have no entry.
+    ("py:attr", r"timeout"),
+    ("py:class", r"(Fraction|TextIO|Path|Iterator|Iterable|Mapping|Sequence|Callable)"),
+    ("py:class", r"(int|str|bool|float|object|dict|tuple|list|type|None|Any)"),
+    ("py:class", r"(ValueError|AssertionError|Exception|TypeError)"),
+    ("py:class", r"NamedTuple|Enum"),
+]
+
+doctest_global_setup = "import cantstop\nfrom cantstop import *\n"
+# Docstring examples run under pytest --doctest-modules with their module's
+# names; here only the examples written on the pages (doctest directives) run.
+doctest_test_doctest_blocks = ""
+
+html_theme = "furo"
+html_title = "cantstop"
+html_static_path = ["_static"]
+html_css_files = ["cantstop.css"]
+html_theme_options = {"navigation_with_keys": True}
+html_last_updated_fmt = None
+html_show_sourcelink = False

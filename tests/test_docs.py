@@ -1,0 +1,338 @@
+"""The documentation site: a -n -W build, doctests, spec examples, generated tables, a browser."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+import pkgutil
+import re
+import shutil
+import subprocess
+import sys
+import zlib
+from collections.abc import Iterator
+from fractions import Fraction
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from cantstop.spec import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+pytest.importorskip("sphinx")
+pytest.importorskip("myst_parser")
+
+
+def sphinx(
+    source: Path, out: Path, builder: str = "html", *, strict: bool = True
+) -> subprocess.CompletedProcess[str]:
+    flags = ["-E", "-n", "-W"] if strict else ["-E"]
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", *flags, "-q", "-b", builder, str(source), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build = sphinx(DOCS, out)
+    assert build.returncode == 0, build.stdout + build.stderr
+    return out
+
+
+class Tables(HTMLParser):
+    """Collect the text of every table cell, row by row, table by table."""
+
+    # The three handlers override HTMLParser's; they are documented there.
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:  # noqa: D102
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:  # noqa: D102
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:  # noqa: D102
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def tables(page: Path) -> list[list[list[str]]]:
+    parser = Tables()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.tables
+
+
+def sums(dice: tuple[int, ...]) -> set[int]:
+    """Every sum some pairing of four dice makes (R4.2), counted here from scratch."""
+    a, b, c, d = dice
+    return {a + b, c + d, a + c, b + d, a + d, b + c}
+
+
+def all_rolls() -> Iterator[tuple[int, ...]]:
+    return itertools.product(range(1, 7), repeat=4)
+
+
+def test_the_site_builds_nitpicky_with_warnings_as_errors(site: Path) -> None:
+    for page in ("index", "rules/index", "notation", "perft", "api", "proofs", "ports"):
+        assert (site / f"{page}.html").is_file(), page
+    assert (site / "probabilities.html").is_file()
+
+
+def test_the_doctest_builder_passes(tmp_path: Path) -> None:
+    run = sphinx(DOCS, tmp_path, "doctest")
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = (tmp_path / "output.txt").read_text(encoding="utf-8")
+    assert re.search(r"\b0 failures in tests", report), report
+    assert not re.search(r"^\s*0 tests\b", report, re.MULTILINE), report
+
+
+def test_every_spec_example_is_on_its_page_with_its_pictures(site: Path) -> None:
+    spec = load_spec()
+    pages: dict[str, str] = {}
+    cards: dict[str, str] = {}
+    for example in spec.examples:
+        page = example.path.removesuffix(".md") + ".html"
+        if page not in pages:
+            pages[page] = (site / page).read_text(encoding="utf-8")
+            for chunk in pages[page].split('<div class="cs-example docutils container" id="')[1:]:
+                cards[page + "#" + chunk[: chunk.index('"')]] = chunk
+        card = cards.get(f"{page}#{example.id.lower()}", "")
+        assert card, f"{example.id} is not on {page}"
+        assert "ran against the engine: passed" in card, example.id
+        if example.get("state") is not None:
+            assert 'class="cantstop-board"' in card, example.id
+        rolls = [a for a in (example.get("actions") or example.get("action") or "").split()]
+        if any(a.startswith("r") for a in rolls):
+            assert 'class="cantstop-dice"' in card, example.id
+        if example.get("result") is not None and example.get("error") is None:
+            assert card.count('class="cantstop-board"') >= 2, example.id
+    assert len(cards) == len(spec.examples)
+    for html in pages.values():
+        assert "FAILED" not in html
+
+
+def documented(site: Path) -> set[str]:
+    """Return the Python names in the site's inventory (objects.inv)."""
+    raw = (site / "objects.inv").read_bytes()
+    body = zlib.decompress(raw.split(b"\n", 4)[4]).decode()
+    return {line.split(" ", 1)[0] for line in body.splitlines() if " py:" in line}
+
+
+def test_the_api_reference_documents_every_public_module_and_name(site: Path) -> None:
+    import cantstop
+
+    names = documented(site)
+    modules = [
+        info.name
+        for info in pkgutil.walk_packages(cantstop.__path__, "cantstop.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    ]
+    assert "cantstop.svg" in modules
+    for name in ["cantstop", *modules]:
+        module = importlib.import_module(name)
+        assert name in names, f"module {name} is not in the API reference"
+        for public in getattr(module, "__all__", []):
+            exported = public in cantstop.__all__ and getattr(cantstop, public) is getattr(
+                module, public
+            )
+            assert f"{name}.{public}" in names or (exported and f"cantstop.{public}" in names), (
+                f"{name}.{public} is not in the API reference"
+            )
+
+
+def test_rule_headings_are_anchored_and_rule_ids_link_to_them(site: Path) -> None:
+    html = (site / "rules" / "05-playing-a-sum.html").read_text(encoding="utf-8")
+    assert 'id="rule-r5-2"' in html
+    # R13.1 is cited in R5.1's text and lives on another page.
+    assert 'href="13-sharing.html#rule-r13-1"' in html
+
+
+def test_the_three_column_table_matches_a_count_of_all_1296_rolls(site: Path) -> None:
+    (table,) = [t for t in tables(site / "probabilities.html") if len(t) == 166]
+    header, *rows = table
+    assert header[1] == "Columns"
+    seen = set()
+    for row in rows:
+        columns = tuple(int(c) for c in row[1].split())
+        busts = sum(1 for roll in all_rolls() if not sums(roll) & set(columns))
+        assert Fraction(row[2]) == Fraction(busts, 1296), row
+        assert Fraction(row[4]) == 1 - Fraction(busts, 1296), row
+        seen.add(columns)
+    assert seen == set(itertools.combinations(range(2, 13), 3))
+    chances = [Fraction(row[2]) for row in rows]
+    assert chances == sorted(chances)  # safest first
+    # The best-known figure of the game: 6, 7, 8 make at least one sum 92% of the time.
+    assert rows[0][1] == "6 7 8"
+    assert rows[0][3] == "8.02 %"
+
+
+def test_the_single_column_table_matches_a_count_of_all_1296_rolls(site: Path) -> None:
+    (table,) = [t for t in tables(site / "probabilities.html") if len(t) == 12]
+    for row in table[1:]:
+        column = int(row[0])
+        makes = sum(1 for roll in all_rolls() if column in sums(roll))
+        assert Fraction(row[1]) == Fraction(makes, 1296), row
+
+
+def mini_site(tmp_path: Path, page: str, spec_files: dict[str, str]) -> Path:
+    """Return the source directory of a small site that uses the extension on its own spec."""
+    source = tmp_path / "src"
+    (source / "spec" / "rules").mkdir(parents=True)
+    for name, text in spec_files.items():
+        (source / "spec" / "rules" / name).write_text(text, encoding="utf-8")
+    (source / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(DOCS / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'cantstop_spec']\n"
+        "cantstop_spec_dir = 'spec'\n"
+        "cantstop_proof_results = 'results.json'\n"
+        "exclude_patterns = ['spec']\n",
+        encoding="utf-8",
+    )
+    (source / "index.md").write_text(page, encoding="utf-8")
+    return source
+
+
+CHAPTER = """# A chapter
+
+## R1 Chapter
+
+### R1.1 A rule
+Text of the rule, which cites R1.1.
+
+```example
+id: E001
+title: A stop passes the turn
+rules: R1.1
+state: -/- 7:3 0d
+action: stop
+event: stopped
+result: 7:3/- - 1r
+```
+
+```example
+id: E002
+title: An example whose expected state is wrong
+rules: R1.1
+state: -/- 7:3 0d
+action: stop
+result: 7:4/- - 1r
+```
+"""
+
+INCLUDE = "```{include} spec/rules/01-chapter.md\n```\n"
+
+
+@pytest.mark.parametrize("strict", [True, False], ids=["-W", "no -W"])
+def test_a_failing_example_fails_the_build_naming_it(tmp_path: Path, strict: bool) -> None:
+    source = mini_site(tmp_path, INCLUDE, {"01-chapter.md": CHAPTER})
+    build = sphinx(source, tmp_path / "out", strict=strict)
+    output = build.stdout + build.stderr
+    assert build.returncode != 0
+    assert "spec example failed: E002 (rules/01-chapter.md:" in output
+    assert "expected state '7:4/- - 1r', got '7:3/- - 1r'" in output
+    assert "E001" not in output  # the passing example is not blamed
+    assert "Traceback" not in output
+
+
+def test_an_example_left_off_the_site_fails_the_build(tmp_path: Path) -> None:
+    good = CHAPTER[: CHAPTER.index("```example\nid: E002")]
+    other = "# Other\n\n## R2 Other\n\n### R2.1 Rule\n\n```example\nid: E003\ntitle: t\n"
+    other += "rules: R2.1\nstate: -/- - 0r\nmoves: none\n```\n"
+    source = mini_site(tmp_path, INCLUDE, {"01-chapter.md": good, "02-other.md": other})
+    build = sphinx(source, tmp_path / "out")
+    output = build.stdout + build.stderr
+    assert build.returncode != 0
+    assert "examples not on any page: E003 (rules/02-other.md)" in output
+    assert "rules without a heading on any page: R2, R2.1" in output
+
+
+RESULTS = """{"z3_version": "4.15.4", "generated_by": "python -m proofs --json x",
+ "checks": [
+  {"name": "markers-at-most-three/stop", "group": "induction", "property": "R16.1",
+   "transition": "stop", "config": "2 players", "result": "proved", "seconds": 0.25,
+   "detail": ""},
+  {"name": "fourth-marker", "group": "mutation", "property": "R16.1", "transition": null,
+   "config": "2 players", "result": "counterexample", "seconds": 1.5, "detail": "not caught"}
+ ]}"""
+
+
+def test_the_proofs_table_is_generated_from_the_results_file(tmp_path: Path) -> None:
+    page = "# Proofs\n\n```{cantstop-proof-results}\n```\n"
+    source = mini_site(tmp_path, page, {})
+    (source / "results.json").write_text(RESULTS, encoding="utf-8")
+    build = sphinx(source, tmp_path / "out")
+    assert build.returncode == 0, build.stdout + build.stderr
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    (table,) = tables(tmp_path / "out" / "index.html")
+    assert [row[1] for row in table[1:]] == ["markers-at-most-three/stop", "fourth-marker"]
+    assert table[1][5] == "proved (ok)"
+    assert table[2][5] == "counterexample (FAILED)"  # a mutation must be caught
+    assert "2 checks with z3 4.15.4" in html
+    assert "1 failed" in html
+
+
+def test_without_a_results_file_the_proofs_page_says_so(tmp_path: Path) -> None:
+    page = "# Proofs\n\n```{cantstop-proof-results}\n```\n"
+    source = mini_site(tmp_path, page, {})
+    build = sphinx(source, tmp_path / "out")
+    assert build.returncode == 0, build.stdout + build.stderr
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "No results file was found at" in html
+
+
+def test_a_malformed_results_file_fails_the_build(tmp_path: Path) -> None:
+    page = "# Proofs\n\n```{cantstop-proof-results}\n```\n"
+    source = mini_site(tmp_path, page, {})
+    (source / "results.json").write_text(RESULTS.replace('"proved"', '"probably"'), "utf-8")
+    build = sphinx(source, tmp_path / "out")
+    assert build.returncode != 0
+    assert "checks[0]: unknown result 'probably'" in build.stdout + build.stderr
+
+
+def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
+    site: Path, tmp_path: Path
+) -> None:
+    if not Path(CHROMIUM).is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail("the browser check needs Chromium: apt-get install -y chromium")
+        pytest.skip("Chromium is not installed")
+    run = subprocess.run(
+        [sys.executable, str(DOCS / "check_pages.py"), str(site)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    # Each example with a state draws it, and the state after its actions unless rejected.
+    boards: dict[str, int] = {}
+    for example in load_spec().examples:
+        if example.get("state") is not None:
+            page = example.path.removesuffix(".md") + ".html"
+            after = bool(example.get("actions") or example.get("action"))
+            after = after and example.get("error") is None
+            boards[page] = boards.get(page, 0) + 1 + after
+    for page, count in boards.items():
+        assert f"{page}: {count} boards," in run.stdout, page
