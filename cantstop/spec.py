@@ -31,6 +31,7 @@ __all__ = [
     "Rule",
     "Spec",
     "load_spec",
+    "parse_setup",
     "run_example",
     "spec_dir",
 ]
@@ -392,10 +393,17 @@ def _expect_notation_error(
     raise _fail(f"expected {text!r} to be rejected under {rule}, but it parsed as {got!r}")
 
 
-def _run_setup(setup: str, rule: str | None) -> None:
-    if rule is None:
-        raise _fail("a setup example needs an error")
-    kwargs: dict[str, object] = {}
+def parse_setup(setup: str) -> tuple[dict[str, object], object]:
+    """Split a ``setup`` example's ``key=value`` words into rules values and the first player.
+
+    Numbers become ints and ``heights`` a dict of ints; every other value
+    (``variant`` included) stays the text the example gives, so that examples
+    can also state values the engine must reject.
+
+    >>> parse_setup('players=2 heights=7:3,8:2 variant=A first_player=1')
+    ({'players': 2, 'heights': {7: 3, 8: 2}, 'variant': 'A'}, 1)
+    """
+    values: dict[str, object] = {}
     first_player: object = 0
     for word in shlex.split(setup):
         key, _, value = word.partition("=")
@@ -405,7 +413,7 @@ def _run_setup(setup: str, rule: str | None) -> None:
                 int(c): int(h) for c, h in (cell.split(":") for cell in value.split(",") if cell)
             }
         elif key == "variant":
-            parsed = Variant(value) if value in ("A", "B") else value
+            parsed = value
         else:
             try:
                 parsed = int(value)
@@ -414,7 +422,16 @@ def _run_setup(setup: str, rule: str | None) -> None:
         if key == "first_player":
             first_player = parsed
         else:
-            kwargs[key] = parsed
+            values[key] = parsed
+    return values, first_player
+
+
+def _run_setup(setup: str, rule: str | None) -> None:
+    if rule is None:
+        raise _fail("a setup example needs an error")
+    kwargs, first_player = parse_setup(setup)
+    if kwargs.get("variant") in ("A", "B"):
+        kwargs["variant"] = Variant(kwargs["variant"])
     try:
         new_game(Rules(**kwargs), first_player)  # type: ignore[arg-type]
     except (InvalidRules, InvalidActionValue) as exc:

@@ -32,7 +32,7 @@ from cantstop.jsonform import (
 )
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Rules, Variant
-from cantstop.spec import Example, load_spec, spec_dir
+from cantstop.spec import Example, load_spec, parse_setup, spec_dir
 
 __all__ = ["CONFIGS", "SUITE", "SUITE_VERSION", "generate", "main", "vectors_dir", "write"]
 
@@ -220,25 +220,11 @@ def _example_case(ex: Example) -> Case:
 
 def _setup_json(setup: str) -> tuple[dict[str, Any], Any]:
     """Turn an example's ``key=value`` setup into the JSON rules object and first player."""
-    rules: dict[str, Any] = {}
-    first: Any = 0
-    for word in setup.split():
-        key, _, value = word.partition("=")
-        parsed: Any
-        if key == "heights":
-            parsed = {c: int(h) for c, h in (cell.split(":") for cell in value.split(",") if cell)}
-        elif key == "variant":
-            parsed = value
-        else:
-            try:
-                parsed = int(value)
-            except ValueError:
-                parsed = value
-        if key == "first_player":
-            first = parsed
-        else:
-            rules[key] = parsed
-    return rules, first
+    values, first = parse_setup(setup)
+    heights = values.get("heights")
+    if isinstance(heights, dict):
+        values["heights"] = {str(c): h for c, h in heights.items()}
+    return values, first
 
 
 def moves_cases(pool: list[State], count: int) -> list[Case]:
