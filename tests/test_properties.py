@@ -421,6 +421,43 @@ def test_a_state_plays_alike_however_it_was_reached(state: State) -> None:
         assert here.state.legal_moves() == there.state.legal_moves()
 
 
+def _oracle_gain(state: State) -> Fraction:
+    """Return the expected climb of the next roll, best move taken, from the oracle."""
+    pos = _independent(state)
+    total = Fraction(0)
+    for roll, chance in roll_outcomes():
+        text, busted = independent.roll_result(pos, roll.dice)
+        if busted:
+            continue
+        rolled = independent.read_state(text)
+        best = 0
+        for columns in independent.legal_moves(rolled, roll.dice):
+            after = independent.read_state(independent.move_result(rolled, columns))
+            best = max(
+                best,
+                sum(
+                    after.markers[c] - pos.markers.get(c, pos.squares[pos.player].get(c, 0))
+                    for c in set(columns)
+                ),
+            )
+        total += chance * best
+    return total
+
+
+@settings(heavy, max_examples=max(5, settings().max_examples // 10))
+@given(
+    st.one_of(
+        valid_states(rules(variants=[Variant.A]), phase=Phase.DECIDE),
+        reachable_states(rules(variants=[Variant.A]), phase=Phase.DECIDE),
+    )
+)
+def test_markers_land_where_the_oracle_says_when_skipping(state: State) -> None:
+    """Under Variant A, odds' expected climb agrees with the oracle's landings (R5, R14.1)."""
+    from cantstop.odds import expected_gain
+
+    assert expected_gain(state) == _oracle_gain(state)
+
+
 def test_roll_probabilities_sum_to_one() -> None:
     """The 126 distinct rolls have exact chances 4!/(multiplicities!)/6^4, summing to 1 (R4.1)."""
     outcomes = roll_outcomes()
