@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from cantstop import _tables
 
 settings.register_profile(
     "ci",
@@ -46,3 +49,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _empty_move_tables() -> None:
+    """Start every test session with the kernel's memo tables empty.
+
+    The move and bust tables of :mod:`cantstop._tables` fill as positions are
+    met. A session that runs in a process forked from another (as a mutation
+    run does for each mutant) would otherwise read entries computed by the
+    parent, and a broken table function could go unnoticed.
+    """
+    _tables.MOVES.clear()
+    _tables._BUSTS.clear()

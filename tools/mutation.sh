@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation check of the rules kernel, cantstop/game.py, with mutmut ([tool.mutmut] in
+# Mutation check of the rules kernel, cantstop/game.py and cantstop/_tables.py, with mutmut ([tool.mutmut] in
 # pyproject.toml says what is mutated and which tests run).
 #
 #   bash tools/mutation.sh [WORKDIR]
