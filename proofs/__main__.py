@@ -2,9 +2,7 @@
 
 Options: ``--json PATH`` writes the results file (``proofs/results.json``);
 ``-v`` prints every detail (counterexamples, witnesses, traces);
-``--group NAME`` (repeatable) runs only some groups; ``--full-link`` compares
-engine and model on all six situations of every column, not only of the
-columns a roll doubles (about seven times as many cases; see the README).
+``--group NAME`` (repeatable) runs only some groups.
 """
 
 from __future__ import annotations
@@ -32,15 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="print every counterexample and witness"
     )
-    parser.add_argument(
-        "--full-link",
-        action="store_true",
-        help="compare legal moves on all six situations of every column (slow)",
-    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     checks: list[Check] = []
-    for check in run(args.group or GROUPS, args.full_link):
+    for check in run(args.group or GROUPS):
         checks.append(check)
         print(table_line(check), flush=True)
         if check.detail and (args.verbose or not check.ok):

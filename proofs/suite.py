@@ -14,12 +14,14 @@ The groups, in the order they run:
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from cantstop import Variant, pairings, parse_state, roll_outcomes
+from cantstop import Variant, parse_state
 from proofs.bmc import run_bmc
 from proofs.checks import CONFIGS, Check, prove_all, witnesses
 from proofs.link import (
@@ -31,11 +33,18 @@ from proofs.link import (
 )
 from proofs.model import z3_version
 from proofs.mutations import run_mutants
+from proofs.properties import PROPERTIES
 
-__all__ = ["GENERATED_BY", "GROUPS", "results_json", "run", "table_line", "write_results"]
-
-#: The 126 distinct rolls, dice sorted.
-SORTED_ROLLS = [roll.dice for roll, _ in roll_outcomes()]
+__all__ = [
+    "GENERATED_BY",
+    "GROUPS",
+    "LINK_RULES",
+    "check_rules",
+    "results_json",
+    "run",
+    "table_line",
+    "write_results",
+]
 
 #: The command that writes ``proofs/results.json``.
 GENERATED_BY = "python -m proofs --json proofs/results.json"
@@ -56,9 +65,37 @@ REDUCTION_STATES = (
 TRANSITION_SEEDS = range(4)
 
 
-def _link(
-    name: str, config: str, run: Callable[[], LinkReport], what: str, rules: str = "R6.6"
-) -> Check:
+#: The spec rules each check of the link covers, by property.
+LINK_RULES = {
+    "R4.1 ordered rolls reduce to sorted rolls": "R4.1 R4.2",
+    "R6.6 legal moves for every roll and situation": (
+        "R6.6 R5.1 R5.2 R5.3 R6.1 R6.2 R6.3 R6.5 R7.1 R7.3 R8.1 R9.2 R10.1 R14.1"
+    ),
+    "R3 transitions agree on reachable states": "R3 R2.3 R5 R6.6 R10.2 R11 R12.1 R14.2",
+}
+
+_LEADING_RULE = re.compile(r"^([RN]\d+(?:\.\d+)?) ")
+
+
+def check_rules(check: Check) -> list[str]:
+    """Return the spec rules ``check`` covers: those of its property.
+
+    A property of the model names its rules (:data:`proofs.properties.PROPERTIES`),
+    a check of the link those of :data:`LINK_RULES`; a bounded run is named
+    after the rule it reaches; a witness of the premises covers none.
+
+    >>> check_rules(Check("x", "bmc", "R10.1 a bust is reachable", None, "c", "witness", 0.0))
+    ['R10.1']
+    """
+    by_name = {prop.name: prop.rules for prop in PROPERTIES}
+    rules = by_name.get(check.property) or LINK_RULES.get(check.property)
+    if rules is not None:
+        return rules.split()
+    leading = _LEADING_RULE.match(check.property)
+    return [leading.group(1)] if leading else []
+
+
+def _link(name: str, config: str, run: Callable[[], LinkReport], what: str) -> Check:
     start = time.perf_counter()
     report = run()
     seconds = time.perf_counter() - start
@@ -94,7 +131,11 @@ def _transitions() -> LinkReport:
     return LinkReport(cases, problems)
 
 
-def link_checks(full: bool = False) -> Iterator[Check]:
+#: Processes that share the exhaustive comparison of legal moves.
+LINK_WORKERS = min(2, os.cpu_count() or 1)
+
+
+def link_checks() -> Iterator[Check]:
     """Return the checks of the link between engine and model."""
     yield _link(
         "R4.1 ordered rolls reduce to sorted rolls",
@@ -103,26 +144,18 @@ def link_checks(full: bool = False) -> Iterator[Check]:
         "all 1296 ordered rolls: the model's pairings and the engine's result "
         "are those of the sorted roll",
     )
-    scope = (
-        "all six situations for every column"
-        if full
-        else ("all six situations for columns the roll doubles, four for the others")
+    yield _link(
+        "R6.6 legal moves for every roll and situation",
+        "2p",
+        lambda: exhaustive_moves(workers=LINK_WORKERS),
+        "126 sorted rolls x all six situations of each column the roll names x free markers 0-3",
     )
     yield _link(
         "R6.6 legal moves for every roll and situation",
-        "2p" + (" full" if full else ""),
-        lambda: exhaustive_moves(full=full),
-        f"126 sorted rolls x situations ({scope}) x free markers 0-3",
-    )
-    # Variant A changes only where a marker lands (R14.1), which a roll's legal
-    # moves depend on only through a pairing of equal sums (R7.3, E129).
-    doubles = None if full else [r for r in SORTED_ROLLS if any(a == b for a, b in pairings(r))]
-    yield _link(
-        "R6.6 legal moves for every roll and situation",
-        "2p-A" + (" full" if full else ""),
-        lambda: exhaustive_moves(doubles, variant=Variant.A, full=full),
-        f"{'126' if full else '34'} sorted rolls{'' if full else ' with equal sums'} x "
-        f"situations realised by skipping (R14.1) ({scope}) x free markers 0-3",
+        "2p-A",
+        lambda: exhaustive_moves(variant=Variant.A, workers=LINK_WORKERS),
+        "126 sorted rolls x all six situations of each column the roll names, "
+        "realised by skipping (R14.1) x free markers 0-3",
     )
     yield _link(
         "R3 transitions agree on reachable states",
@@ -130,11 +163,10 @@ def link_checks(full: bool = False) -> Iterator[Check]:
         _transitions,
         f"states of random games ({len(TRANSITION_SEEDS)} seeds per configuration): "
         "roll or bust, every legal move, stop or win",
-        "R3",
     )
 
 
-def run(groups: Iterable[str] = GROUPS, full_link: bool = False) -> Iterator[Check]:
+def run(groups: Iterable[str] = GROUPS) -> Iterator[Check]:
     """Run the checks of ``groups``, yielding each result as it comes."""
     chosen = set(groups)
     unknown = chosen - set(GROUPS)
@@ -151,7 +183,7 @@ def run(groups: Iterable[str] = GROUPS, full_link: bool = False) -> Iterator[Che
     if "bmc" in chosen:
         yield from run_bmc()
     if "link" in chosen:
-        yield from link_checks(full_link)
+        yield from link_checks()
 
 
 def table_line(check: Check) -> str:
@@ -168,7 +200,7 @@ def results_json(checks: list[Check]) -> dict[str, object]:
     return {
         "z3_version": z3_version(),
         "generated_by": GENERATED_BY,
-        "checks": [check.as_json() for check in checks],
+        "checks": [{**check.as_json(), "rules": check_rules(check)} for check in checks],
     }
 
 

@@ -60,5 +60,5 @@ def _empty_move_tables() -> None:
     run does for each mutant) would otherwise read entries computed by the
     parent, and a broken table function could go unnoticed.
     """
-    _tables.MOVES.clear()
-    _tables._BUSTS.clear()
+    for table in (_tables.MOVES, _tables._BUSTS, _tables._MOVE, _tables._MOVE_TUPLES):
+        table.clear()

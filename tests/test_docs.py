@@ -336,3 +336,69 @@ def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
             boards[page] = boards.get(page, 0) + 1 + after
     for page, count in boards.items():
         assert f"{page}: {count} boards," in run.stdout, page
+
+
+CITED = """{"z3_version": "4.15.4", "generated_by": "python -m proofs --json x",
+ "checks": [
+  {"name": "R1.1 a rule holds | stop | 2p", "group": "induction",
+   "property": "R1.1 a rule holds", "transition": "stop", "config": "2p", "result": "proved",
+   "seconds": 0.25, "detail": "", "rules": ["R1.1"]},
+  {"name": "R1.1 a rule holds | move | 2p", "group": "induction",
+   "property": "R1.1 a rule holds", "transition": "move", "config": "2p", "result": "proved",
+   "seconds": 0.5, "detail": "", "rules": ["R1.1"]},
+  {"name": "R1.1 a rule holds | move | 2p | mutant m", "group": "mutation",
+   "property": "R1.1 a rule holds", "transition": "move", "config": "2p",
+   "result": "caught", "seconds": 0.5, "detail": "", "rules": ["R1.1"]},
+  {"name": "premises | init | 2p", "group": "non-vacuity", "property": "premises",
+   "transition": "init", "config": "2p", "result": "witness", "seconds": 0.1, "detail": "",
+   "rules": []}
+ ]}"""
+
+
+def test_each_rule_lists_the_proof_checks_that_cite_it(tmp_path: Path) -> None:
+    """Under a rule, its page links each property that cites it to that row of the table."""
+    good = CHAPTER[: CHAPTER.index("```example\nid: E002")]
+    page = INCLUDE + "\n# Proofs\n\n```{cantstop-proof-results}\n```\n"
+    source = mini_site(tmp_path, page, {"01-chapter.md": good})
+    (source / "results.json").write_text(CITED, encoding="utf-8")
+    build = sphinx(source, tmp_path / "out")
+    assert build.returncode == 0, build.stdout + build.stderr
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    rule = html[html.index('id="rule-r1-1"') :]
+    listing = rule[rule.index("Proof checks that cite this rule") : rule.index("</ul>")]
+    assert 'href="#proof-r1-1-a-rule-holds"' in listing
+    assert "induction 2 proved; mutation 1 caught" in listing
+    assert "premises" not in listing  # it names no rule
+    # The link's target is the first row of that property; every row has its own anchor.
+    assert re.search(r'<td[^>]* id="proof-r1-1-a-rule-holds"', html)
+    for name in ("r1-1-a-rule-holds-stop-2p", "premises-init-2p"):
+        assert re.search(rf'<tr[^>]* id="check-{name}"', html), name
+    (table,) = tables(tmp_path / "out" / "index.html")
+    assert [row[6] for row in table[1:]] == ["R1.1", "R1.1", "R1.1", ""]
+
+
+def test_the_rule_pages_link_to_every_proof_that_cites_them(site: Path) -> None:
+    """Every rule named in proofs/results.json lists, on its page, each property citing it."""
+    import json
+
+    results = json.loads((ROOT / "proofs" / "results.json").read_text(encoding="utf-8"))
+    proofs = (site / "proofs.html").read_text(encoding="utf-8")
+    spec = load_spec()
+    pages: dict[str, str] = {}
+    cited: dict[str, set[str]] = {}
+    for check in results["checks"]:
+        for rule in check["rules"]:
+            cited.setdefault(rule, set()).add(check["property"])
+    assert cited
+    for rule, properties in cited.items():
+        chapter = f"{int(rule[1:].split('.')[0]):02d}"
+        (path,) = (site / "rules").glob(f"{chapter}-*.html")
+        html = pages.setdefault(rule, path.read_text(encoding="utf-8"))
+        section = html[html.index(f'<section id="rule-{rule.lower().replace(".", "-")}"') :]
+        box = section[section.index("Proof checks that cite this rule") :]
+        box = box[: box.index("</div>")]
+        for prop in properties:
+            anchor = "proof-" + re.sub(r"[^a-z0-9]+", "-", prop.lower()).strip("-")
+            assert f'href="../proofs.html#{anchor}"' in box, (rule, prop)
+            assert f'id="{anchor}"' in proofs, prop
+        assert rule in spec.rules

@@ -318,3 +318,18 @@ def test_play_of_reads_the_decision_table() -> None:
     assert tiny.play_of(8) is Play.NO_COLUMN
     assert tiny.play_of(6) is Play.PLACE
     assert [p for p in Play if p.plays] == [Play.ADVANCE, Play.PLACE]
+
+
+def test_move_table_pairings_match_the_independent_implementation() -> None:
+    # The kernel's pairing table is built once at import; its builder is checked
+    # here directly, roll by roll, against the second implementation's pairings.
+    from cantstop import _tables
+    from tests.independent import _three_pairings
+
+    assert len(_tables.SORTED_ROLLS) == 126
+    for roll, table_pairs in zip(_tables.SORTED_ROLLS, _tables.PAIRINGS, strict=True):
+        expected = {tuple(sorted(p)) for p in _three_pairings(roll)}
+        built = _tables._pairings(roll)
+        assert set(built) == expected, roll
+        assert len(built) == len(expected), roll  # each pairing once
+        assert built == table_pairs, roll

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -18,14 +19,27 @@ from hypothesis import strategies as st
 
 pytest.importorskip("z3", reason="the proofs need the proofs extra (z3-solver)")
 
-from cantstop import CantStopError, Phase, Roll, Rules, Variant, format_state, parse_state
+from cantstop import (
+    CantStopError,
+    Phase,
+    Roll,
+    Rules,
+    Variant,
+    format_state,
+    parse_state,
+    roll_outcomes,
+)
+from cantstop.spec import load_spec
 from proofs import suite
 from proofs.__main__ import main
 from proofs.bmc import BMC_RULES, find_trace
 from proofs.checks import CONFIGS, Check, check_step, prove_all, witnesses
 from proofs.link import (
     SITUATIONS,
+    columns_of,
+    comparisons,
     exhaustive_moves,
+    model_moves,
     ordered_rolls_reduce,
     situation_cases,
     situation_state,
@@ -184,21 +198,42 @@ def test_ordered_rolls_reduce_to_sorted_rolls() -> None:
     assert report.cases == 1296 * (1 + len(states))
 
 
+def _cases_by_hand(columns: int) -> int:
+    """Count by hand the cases of a roll naming ``columns`` distinct columns.
+
+    Choose which j columns hold a marker (top, one-left or two-left: 3 ways
+    each); the others are won, place-top or place-below (3 ways each); then
+    0 to 3 - j markers are free (4 - j ways).
+    """
+    return sum(
+        math.comb(columns, j) * 3**j * 3 ** (columns - j) * (4 - j)
+        for j in range(min(columns, 3) + 1)
+    )
+
+
 def test_situation_cases_are_counted_by_hand() -> None:
     """1-1-1-1 makes only 2+2: six situations, each with the free-marker counts it allows."""
-    cases = list(situation_cases((1, 1, 1, 1)))
+    cases = list(situation_cases(columns_of((1, 1, 1, 1))))
     # won, place-top, place-below: 0-3 free (4 each); top, one-left, two-left: 0-2 free (3 each)
-    assert len(cases) == 3 * 4 + 3 * 3
-    # 1-2-3-5 makes 3+8, 4+7, 5+6: six columns, none doubled, four situations each.
-    assert {s for sits, _ in situation_cases((1, 2, 3, 5)) for s in sits.values()} == {
-        "won",
-        "top",
-        "one-left",
-        "place-below",
-    }
-    assert set(SITUATIONS) >= {
-        s for sits, _ in situation_cases((1, 2, 3, 5), full=True) for s in sits.values()
-    }
+    assert len(cases) == 3 * 4 + 3 * 3 == _cases_by_hand(1)
+    # 1-2-3-5 makes 3+8, 4+7, 5+6: six columns, all six situations each.
+    assert columns_of((1, 2, 3, 5)) == (3, 4, 5, 6, 7, 8)
+    six = list(situation_cases((3, 4, 5, 6, 7, 8)))
+    assert {s for sits, _ in six for s in sits.values()} == set(SITUATIONS)
+    assert len(six) == len({(tuple(s.items()), free) for s, free in six}) == _cases_by_hand(6)
+
+
+def test_the_link_counts_every_case_of_every_roll() -> None:
+    """The 126 sorted rolls have 657,927 cases, which python -m proofs reports as compared."""
+    total = sum(_cases_by_hand(len(columns_of(r.dice))) for r, _ in roll_outcomes())
+    assert total == 657_927
+    data = json.loads(RESULTS.read_text())
+    counts = [
+        c["detail"].split()[0]
+        for c in data["checks"]
+        if c["property"] == "R6.6 legal moves for every roll and situation"
+    ]
+    assert counts == [str(total)] * 2
 
 
 @pytest.mark.parametrize("variant", [None, Variant.A])
@@ -214,9 +249,7 @@ def test_situations_are_realised_as_named(variant: Variant | None) -> None:
         "place-below": {(7, 7)},
     }
     for situation in SITUATIONS:
-        state = situation_state(
-            (3, 3, 4, 4), {6: "won", 7: situation, 8: "place-below"}, free=1, variant=variant
-        )
+        state = situation_state({6: "won", 7: situation, 8: "place-below"}, 1, variant)
         assert 3 - len(state.markers) == 1
         assert state.won.get(6) is not None
         chosen = state.apply(Roll((3, 3, 4, 4)))
@@ -226,24 +259,63 @@ def test_situations_are_realised_as_named(variant: Variant | None) -> None:
 
 
 @pytest.mark.parametrize(
-    ("dice", "full"),
+    "rolls",
     [
-        ((1, 1, 1, 1), True),
-        ((3, 3, 4, 4), True),
-        ((6, 6, 6, 6), True),
-        ((1, 3, 3, 5), True),
-        ((2, 2, 5, 5), True),
-        ((1, 2, 3, 5), False),  # six columns: the reduced situations of python -m proofs
+        [(1, 1, 1, 1)],
+        [(3, 3, 4, 4)],
+        [(6, 6, 6, 6)],
+        [(1, 3, 3, 5)],
+        [(2, 2, 5, 5)],
+        # Columns 2 to 5 and 2, 3, 5, 6 share states; 2+3 (columns 2, 3) rides along.
+        [(1, 1, 2, 3), (1, 1, 2, 4), (1, 1, 1, 2)],
     ],
 )
 def test_engine_and_model_agree_on_every_situation_of_these_rolls(
-    dice: tuple[int, int, int, int], full: bool
+    rolls: list[tuple[int, int, int, int]],
 ) -> None:
-    """R6.6: the legal moves (or bust) agree for every situation of the roll's columns."""
+    """R6.6: the legal moves (or bust) agree for every situation of the rolls' columns."""
     for variant in (None, Variant.A):
-        report = exhaustive_moves([dice], variant=variant, full=full)
+        report = exhaustive_moves(rolls, variant=variant)
         assert report.disagreements == []
-        assert report.cases == sum(1 for _ in situation_cases(dice, full=full))
+        assert report.cases == sum(_cases_by_hand(len(columns_of(r))) for r in rolls)
+
+
+def test_every_case_of_every_roll_is_compared_exactly_once() -> None:
+    """The states the comparison shares between rolls leave out no case and repeat none.
+
+    The rolls naming five columns or fewer share states in every way the
+    plan has (a smaller roll riding on a larger one's states, two rolls of
+    the same size sharing states); the eight rolls naming six columns do so
+    in the same ways, and python -m proofs reports their count.
+    """
+    rolls = [r.dice for r, _ in roll_outcomes() if len(columns_of(r.dice)) <= 5]
+    made = [(dice, tuple(s.items()), free) for dice, s, free in comparisons(rolls)]
+    expected = {
+        (dice, tuple(s.items()), free)
+        for dice in rolls
+        for s, free in situation_cases(columns_of(dice))
+    }
+    assert len(made) == len(set(made)) == len(expected)
+    assert len(expected) == sum(_cases_by_hand(len(columns_of(dice))) for dice in rolls)
+    assert set(made) == expected
+
+
+def test_the_model_is_asked_pairing_by_pairing_without_loss() -> None:
+    """The model's moves, asked per pairing on a projection, are those of the whole state."""
+    rolls = [r.dice for r, _ in roll_outcomes()]
+    states = [
+        situation_state(situations, free, variant)
+        for variant in (None, Variant.A)
+        for situations, free in itertools.islice(situation_cases((3, 4, 5, 6, 7, 8)), 0, None, 199)
+    ]
+    for rules in GAME_CONFIGS.values():
+        states += itertools.islice(random_game(rules, seed=8), 0, 300, 3)
+    for state in states:
+        model = Model(Config.of(state.rules), PY)
+        s = values_of(state)
+        for dice in rolls[state.player :: 9]:
+            model.forget()
+            assert model_moves(state, dice) == model.legal_moves(s, dice), format_state(state)
 
 
 def test_the_link_catches_a_broken_model() -> None:
@@ -252,6 +324,16 @@ def test_the_link_catches_a_broken_model() -> None:
     assert report.disagreements
     print(report.disagreements[0])
     assert "r3455" in report.disagreements[0]
+
+
+def test_the_link_gives_the_same_report_with_two_workers() -> None:
+    """Sharing the work between processes changes neither the count nor the order of findings."""
+    rolls = [(3, 4, 5, 5), (1, 1, 2, 2), (2, 3, 3, 4)]
+    broken = frozenset({"drop-playable-sum"})
+    one = exhaustive_moves(rolls, mutations=broken)
+    two = exhaustive_moves(rolls, mutations=broken, workers=2)
+    assert one.disagreements
+    assert (one.cases, one.disagreements) == (two.cases, two.disagreements)
 
 
 @given(
@@ -306,7 +388,7 @@ def test_the_command_exits_non_zero_on_a_failure(
 ) -> None:
     """Any counterexample or unknown makes the command fail."""
 
-    def failing(groups: object, full_link: bool) -> object:
+    def failing(groups: object) -> object:
         yield Check("x | move | 2p", "induction", "x", "move", "2p", "unknown", 0.0, "gave up")
 
     monkeypatch.setattr("proofs.__main__.run", failing)
@@ -319,7 +401,17 @@ def test_the_results_file_is_complete_and_passing() -> None:
     data = json.loads(RESULTS.read_text())
     assert set(data) == {"z3_version", "generated_by", "checks"}
     assert data["generated_by"] == suite.GENERATED_BY
-    keys = {"name", "group", "property", "transition", "config", "result", "seconds", "detail"}
+    keys = {
+        "name",
+        "group",
+        "property",
+        "transition",
+        "config",
+        "result",
+        "seconds",
+        "detail",
+        "rules",
+    }
     expected = {
         "induction": "proved",
         "non-vacuity": "witness",
@@ -340,3 +432,19 @@ def test_the_results_file_is_complete_and_passing() -> None:
         else:
             assert counts == {1, 2, 3, 4}, prop.name
     assert {c["group"] for c in data["checks"]} == set(expected)
+
+
+def test_every_rule_a_proof_names_is_in_the_spec() -> None:
+    """The rules each check covers are rule ids of spec/rules/, as the results file lists them."""
+    spec_rules = set(load_spec().rules)
+    named = {rule for prop in PROPERTIES for rule in prop.rules.split()}
+    named |= {rule for rules in suite.LINK_RULES.values() for rule in rules.split()}
+    data = json.loads(RESULTS.read_text())
+    for check in data["checks"]:
+        rules = check.pop("rules")
+        assert rules == suite.check_rules(Check(**check)), check["name"]
+        # Every check but a witness of the premises alone covers some rule.
+        assert rules or check["property"] == "premises", check["name"]
+        named |= set(rules)
+    assert named
+    assert named <= spec_rules, sorted(named - spec_rules)

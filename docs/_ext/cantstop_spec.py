@@ -12,6 +12,13 @@ Rule headings (``### R5.2 Placing``) get the anchor ``rule-r5-2``, and rule
 ids written in the text of any page become links to them.  After reading, the
 build checks that every example and every rule of the spec is on the site.
 
+The proofs name the rules they cover (the ``rules`` of each check in
+``proofs/results.json``); the reverse is added here.  Under each rule that
+some check names, the rule page lists those checks, property by property,
+with their results, each linked to the property's rows in the proofs table
+(anchor ``proof-`` and the property's name; each row also has the anchor
+``check-`` and the check's name).
+
 Directives: ``cantstop-board`` (a state drawn from its notation),
 ``cantstop-example-keys`` (the keys of an example block),
 ``cantstop-proof-results`` (the table of ``proofs/results.json``),
@@ -68,7 +75,7 @@ def _data(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
     """Per-document records: examples shown, rules anchored, failures found."""
     data: dict[str, dict[str, Any]] | None = getattr(env, "cantstop_spec_data", None)
     if data is None:
-        data = {"examples": {}, "rules": {}, "failures": {}}
+        data = {"examples": {}, "rules": {}, "failures": {}, "proofs": {}}
         env.cantstop_spec_data = data  # type: ignore[attr-defined]
     return data
 
@@ -78,6 +85,7 @@ def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     data["examples"].pop(docname, None)
     data["failures"].pop(docname, None)
     data["rules"] = {r: d for r, d in data["rules"].items() if d != docname}
+    data["proofs"] = {a: d for a, d in data["proofs"].items() if d != docname}
 
 
 def _merge(app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment) -> None:
@@ -86,7 +94,8 @@ def _merge(app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildE
         for docname in docnames:
             if docname in theirs[key]:
                 data[key][docname] = theirs[key][docname]
-    data["rules"].update({r: d for r, d in theirs["rules"].items() if d in docnames})
+    for key in ("rules", "proofs"):
+        data[key].update({k: d for k, d in theirs[key].items() if d in docnames})
 
 
 _SPECS: dict[str, Spec] = {}
@@ -140,7 +149,8 @@ class SpecExamples(SphinxTransform):
                 rendered = _render_header(example, failure)
             self.document.note_explicit_target(rendered)
             block.replace_self(rendered)
-        for section in self.document.findall(nodes.section):
+        citing = _checks_by_rule(self)
+        for section in list(self.document.findall(nodes.section)):
             title = section.next_node(nodes.title)
             heading = _HEADING_ID.match(title.astext()) if title is not None else None
             if heading and heading.group(1) in spec.rules:
@@ -148,7 +158,93 @@ class SpecExamples(SphinxTransform):
                 section["ids"].insert(0, anchor)
                 self.document.ids[anchor] = section
                 data["rules"][heading.group(1)] = docname
+                if heading.group(1) in citing:
+                    _add_proofs(section, citing[heading.group(1)])
         _link_rule_ids(self.document, set(spec.rules))
+
+
+def _results_path(app: Sphinx) -> Path:
+    return Path(app.confdir, app.config.cantstop_proof_results).resolve()
+
+
+def _checks_by_rule(transform: SphinxTransform) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Return, for each rule id, the checks of the results file naming it, by property.
+
+    Empty when there is no results file or the document has no rule heading;
+    a document with rule headings depends on the results file.
+    """
+    titles = (s.next_node(nodes.title) for s in transform.document.findall(nodes.section))
+    if not any(_HEADING_ID.match(title.astext()) for title in titles if title is not None):
+        return {}
+    path = _results_path(transform.app)
+    transform.env.note_dependency(str(path))
+    if not path.is_file():
+        return {}
+    try:
+        data = _read_results(path)
+    except ValueError as exc:
+        logger.error("cannot read the proofs results: %s", exc)
+        return {}
+    citing: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for check in data["checks"]:
+        for rule in _check_rules(check):
+            citing.setdefault(rule, {}).setdefault(check["property"], []).append(check)
+    return citing
+
+
+def _check_rules(check: dict[str, Any]) -> list[str]:
+    """Return the rules a check names: its ``rules``, else the rule its property starts with."""
+    rules = check.get("rules")
+    if rules is not None:
+        return list(rules)
+    leading = _HEADING_ID.match(str(check["property"]))
+    return [leading.group(1)] if leading else []
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _proof_anchor(prop: str) -> str:
+    return "proof-" + _slug(prop)
+
+
+def _check_anchor(name: str) -> str:
+    return "check-" + _slug(name)
+
+
+def _summary(checks: Sequence[dict[str, Any]]) -> str:
+    """Count the results of ``checks`` by group: ``induction 54 proved; mutation 1 caught``."""
+    counts: dict[tuple[str, str], int] = {}
+    for check in checks:
+        key = (str(check["group"]), str(check["result"]))
+        counts[key] = counts.get(key, 0) + 1
+    parts = []
+    for (group, result), count in sorted(
+        counts.items(), key=lambda item: (_GROUPS.index(item[0][0]), item[0][1])
+    ):
+        failed = " (FAILED)" if _is_failure({"group": group, "result": result}) else ""
+        parts.append(f"{group} {count} {result}{failed}")
+    return "; ".join(parts)
+
+
+def _add_proofs(section: nodes.section, by_property: dict[str, list[dict[str, Any]]]) -> None:
+    """Put the list of proof checks citing the section's rule before its sub-rules."""
+    items = nodes.bullet_list()
+    for prop, checks in by_property.items():
+        ref = nodes.reference("", prop, internal=True, refuri="#", classes=["cs-proof"])
+        ref["cs_proof"] = _proof_anchor(prop)
+        items += nodes.list_item(
+            "", nodes.paragraph("", "", ref, nodes.Text(": " + _summary(checks)))
+        )
+    box = nodes.container(classes=["cs-proofs"])
+    box += nodes.paragraph("", "Proof checks that cite this rule:")
+    box += items
+    first = next((i for i, child in enumerate(section) if isinstance(child, nodes.section)), None)
+    if first is None:
+        section += box
+    else:
+        section.insert(first, box)
 
 
 def _run(example: Example) -> str | None:
@@ -199,7 +295,18 @@ def _ancestors(node: nodes.Node) -> Iterable[nodes.Node]:
 
 def _resolve_rule_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     rules = _data(app.env)["rules"]
+    proofs = _data(app.env)["proofs"]
     for ref in list(doctree.findall(nodes.reference)):
+        anchor = ref.get("cs_proof")
+        if anchor is not None:
+            page = proofs.get(anchor)
+            if page is None:
+                logger.warning("the proofs table has no row %s on any page", anchor, location=ref)
+                ref.replace_self(nodes.Text(ref.astext()))
+                continue
+            uri = "" if page == docname else app.builder.get_relative_uri(docname, page)
+            ref["refuri"] = f"{uri}#{anchor}"
+            continue
         rule_id = ref.get("cs_rule")
         if rule_id is None:
             continue
@@ -567,6 +674,11 @@ def _read_results(path: Path) -> dict[str, Any]:
             raise ValueError(f"{where}: unknown group {check['group']!r}")
         if check["result"] not in _RESULTS:
             raise ValueError(f"{where}: unknown result {check['result']!r}")
+        rules = check.get("rules")
+        if rules is not None and (
+            not isinstance(rules, list) or not all(isinstance(r, str) for r in rules)
+        ):
+            raise ValueError(f"{where}: 'rules' must be a list of rule ids")
     return data
 
 
@@ -575,7 +687,7 @@ class ProofResults(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """Return the results table, or a note that no results file was found."""
-        path = Path(self.env.app.confdir, self.config.cantstop_proof_results).resolve()
+        path = _results_path(self.env.app)
         self.env.note_dependency(str(path))
         try:
             shown = path.relative_to(Path(self.env.app.confdir).resolve().parent).as_posix()
@@ -615,6 +727,9 @@ class ProofResults(SphinxDirective):
             warn += nodes.paragraph("", ", ".join(c["name"] for c in failures))
             out.append(warn)
         rows: list[list[_Cell]] = []
+        ids: list[tuple[str, bool]] = []
+        seen: set[str] = set()
+        proofs = _data(self.env)["proofs"]
         for check in checks:
             status = "FAILED" if _is_failure(check) else "ok"
             rows.append(
@@ -625,10 +740,14 @@ class ProofResults(SphinxDirective):
                     check["transition"] or "",
                     check["config"],
                     f"{check['result']} ({status})",
+                    " ".join(_check_rules(check)),
                     f"{float(check['seconds']):.2f}",
                     check["detail"],
                 ]
             )
+            first = check["property"] not in seen
+            seen.add(check["property"])
+            ids.append((_check_anchor(check["name"]), first))
         headers = [
             "Group",
             "Check",
@@ -636,10 +755,22 @@ class ProofResults(SphinxDirective):
             "Transition",
             "Config",
             "Result",
+            "Rules",
             "Seconds",
             "Detail",
         ]
-        out.append(_table(headers, rows))
+        table = _table(headers, rows)
+        body = list(table.findall(nodes.row))[1:]
+        for row, (anchor, first), check in zip(body, ids, checks, strict=True):
+            # The row is the check's; the first row of a property carries the
+            # property's anchor on its Property cell.
+            row["ids"].append(anchor)
+            proofs[anchor] = self.env.docname
+            cell = row.children[2]
+            if first and isinstance(cell, nodes.Element):
+                cell["ids"].append(_proof_anchor(check["property"]))
+                proofs[_proof_anchor(check["property"])] = self.env.docname
+        out.append(table)
         return out
 
 
