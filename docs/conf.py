@@ -43,8 +43,6 @@ nitpick_ignore_regex = [
     ("py:class", r"dict\[str"),  # a piece of a type alias that autodoc splits
     ("py:mod", r"cantstop\._.*"),  # private modules, named in docstrings but not documented
     ("py:(class|exc|func)", r"(.*\.)?_[A-Za-z]\w*"),  # private names have no pages
-    # Instance attributes set in __init__ without a doc comment have no entry.
-    ("py:attr", r"timeout"),
     ("py:class", r"(Fraction|TextIO|Path|Iterator|Iterable|Mapping|Sequence|Callable)"),
     ("py:class", r"(int|str|bool|float|object|dict|tuple|list|type|None|Any)"),
     ("py:class", r"(ValueError|AssertionError|Exception|TypeError)"),

@@ -137,7 +137,7 @@ class Port:
                 pass
 
     def begin_case(self) -> None:
-        """Start the clock of a case: its requests share :attr:`timeout` seconds."""
+        """Start the clock of a case: its requests share ``timeout`` seconds."""
         self._deadline = time.monotonic() + self.timeout
 
     def request(self, message: Message) -> Message:
