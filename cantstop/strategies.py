@@ -344,8 +344,9 @@ def reachable_states(
     comes.
 
     >>> from hypothesis import find
-    >>> find(reachable_states(Rules(players=3)), lambda s: s.phase is Phase.DECIDE)
-    State('-/-/- 2:2 0d')
+    >>> state = find(reachable_states(Rules(players=3)), lambda s: s.phase is Phase.DECIDE)
+    >>> state.phase, state.rules.players, len(state.markers) >= 1
+    (<Phase.DECIDE: 'decide'>, 3, True)
     """
     rules_strategy = _rules_strategy(rules)
 
