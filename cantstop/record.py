@@ -173,7 +173,9 @@ def _load(line_no: int, text: str) -> dict[str, Any]:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(line_no, f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+        # The decoder's message may end with a dangling "at"; the column says where.
+        reason = exc.msg.removesuffix(" at")
+        raise RecordError(line_no, f"not valid JSON at column {exc.colno}: {reason}") from None
     if not isinstance(obj, dict):
         raise RecordError(line_no, f"a record line is a JSON object, not {text.strip()[:60]!r}")
     return obj
