@@ -48,14 +48,21 @@ const OPS = {
   quit: () => ({}),
 };
 
+function refuse(message) {
+  return { seq: null, ok: false, error: { rule: null, message } };
+}
+
 function handle(line) {
+  if (!line.trim()) return refuse('malformed request: an empty line');
   let q;
   try {
     q = JSON.parse(line);
   } catch (e) {
-    return { seq: null, ok: false, error: { rule: null, message: `malformed JSON: ${e.message}` } };
+    return refuse(`malformed JSON: ${e.message}`);
   }
-  const seq = q && typeof q === 'object' && 'seq' in q ? q.seq : null;
+  if (!q || typeof q !== 'object' || Array.isArray(q)) return refuse('the request is not a JSON object');
+  if (!Number.isSafeInteger(q.seq)) return refuse('seq must be an integer within ±(2**53 - 1)');
+  const seq = q.seq;
   const op = q && Object.prototype.hasOwnProperty.call(OPS, q.op) ? OPS[q.op] : null;
   if (!op) return { seq, ok: false, error: { rule: null, message: `unknown op ${JSON.stringify(q && q.op)}` } };
   try {
@@ -69,12 +76,11 @@ function handle(line) {
 
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
 rl.on('line', (line) => {
-  if (!line.trim()) return;
   const answer = handle(line);
   process.stdout.write(`${JSON.stringify(answer)}\n`);
   let op = null;
   try { op = JSON.parse(line).op; } catch (e) { /* answered above */ }
-  if (op === 'quit') {
+  if (answer.ok && op === 'quit') {
     rl.close();
     process.exit(0);
   }
