@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -127,14 +126,53 @@ for line in sys.stdin:
 MISBEHAVIOURS: dict[str, tuple[str, str]] = {
     "crash": ("sys.exit(3)", "closed its output (exit status 3)"),
     "hang": ("time.sleep(60)", "no answer within the case's 1 s"),
-    "garbage": ("print('hello there', flush=True); continue", "not JSON: 'hello there'"),
+    "garbage": (
+        "print('hello there', flush=True); continue",
+        "a line that is not JSON: Expecting value at column 1: 'hello there'",
+    ),
     "closed stdout": ("os.close(1); time.sleep(60)", "closed its output"),
     "wrong seq": (
         "print(json.dumps({'seq': 999, 'ok': True}), flush=True); continue",
         "seq 999",
     ),
     "traceback": ("raise RuntimeError('boom')", "RuntimeError: boom"),
+    "empty line": ("print(flush=True); continue", "the port printed an empty line"),
+    "deep nesting": (
+        "print('[' * 100000 + ']' * 100000, flush=True); continue",
+        "JSON nested more than 64 levels deep",
+    ),
+    "nested answer": (
+        "print(json.dumps({'seq': request['seq'], 'ok': True, 'moves': [[[0]]]})[:-1]"
+        " + ', \"x\": ' + '[' * 200 + ']' * 200 + '}', flush=True); continue",
+        "JSON nested more than 64 levels deep",
+    ),
+    "huge line": (
+        "print('7' * 2_000_000, flush=True); continue",
+        "a line longer than 1,048,576 bytes",
+    ),
+    "not UTF-8": (
+        'sys.stdout.buffer.write(b\'{"seq": 3, "ok": \\xff}\\n\'); sys.stdout.flush(); continue',
+        "a line that is not UTF-8: byte 0xff at position 17",
+    ),
+    "huge integer": (
+        "print('{\"seq\": ' + '9' * 5000 + ', \"ok\": true}', flush=True); continue",
+        "a number out of range: 999999999999...999999 (5,000 characters)",
+    ),
+    "Infinity": (
+        'print(\'{"seq": Infinity, "ok": true}\', flush=True); continue',
+        "Infinity is not JSON",
+    ),
 }
+
+
+def fake_port(tmp_path: Path, misbehave: str) -> list[str]:
+    """Write a port that answers like the reference but misbehaves on its third request."""
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE.format(misbehave=misbehave), encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
+APPLY = [c for c in CASES if c["id"].startswith("apply-0000")]
 
 
 @pytest.mark.parametrize("name", sorted(MISBEHAVIOURS))
@@ -145,36 +183,107 @@ def test_the_harness_survives_a_misbehaving_port(name: str, tmp_path: Path) -> N
     restart it does the same, so of four cases the second and the fourth fail.
     """
     misbehave, reason = MISBEHAVIOURS[name]
-    script = tmp_path / "fake.py"
-    script.write_text(FAKE.format(misbehave=misbehave), encoding="utf-8")
-    cases = [c for c in CASES if c["id"].startswith("apply-0000")][:4]
-    run = harness.run_suite([sys.executable, str(script)], cases, timeout=1.0)
+    timeout = 1.0 if name == "hang" else 5.0  # the hang waits out the timeout, twice
+    run = harness.run_suite(fake_port(tmp_path, misbehave), APPLY[:4], timeout=timeout)
     assert [r.status for r in run.results] == ["passed", "failed", "passed", "failed"]
     assert reason in run.results[1].message
     assert run.results[1].message.startswith("port failure: ")
     assert run.starts == 2
+    assert run.stopped is None
+    assert run.exit_status() == 1
+
+
+def test_a_doubled_answer_is_blamed_on_the_request_it_answers(tmp_path: Path) -> None:
+    """An answer printed twice fails the case that asked, not the next case (which passes)."""
+    double = "print(json.dumps(handle(request)), flush=True)"
+    run = harness.run_suite(fake_port(tmp_path, double), APPLY[:4], timeout=2.0)
+    assert [r.status for r in run.results] == ["passed", "failed", "passed", "passed"]
+    assert run.results[1].message.startswith("the port answered request 3 a second time: ")
+    assert run.starts == 1
+
+
+def test_a_doubled_answer_to_the_last_case_is_caught(tmp_path: Path) -> None:
+    """A second answer to the last request of the run still fails its case."""
+    double = "print(json.dumps(handle(request)), flush=True)"
+    run = harness.run_suite(fake_port(tmp_path, double), APPLY[:2], timeout=2.0)
+    assert [r.status for r in run.results] == ["passed", "failed"]
+    assert "request 3 a second time" in run.results[1].message
+
+
+ALWAYS = """\
+import json, sys, time
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["op"] == "hello":
+        answer = {{"seq": request["seq"], "ok": True, "protocol": 1,
+                  "supports": {{"players": [1, 2, 3, 4], "variants": ["A", "B"], "heights": True}}}}
+        print(json.dumps(answer), flush=True)
+    else:
+        {misbehave}
+"""
+
+
+@pytest.mark.parametrize(
+    ("misbehave", "fault"),
+    [
+        ("sys.exit(3)", "the port closed its output (exit status 3)"),
+        ("print('{}', flush=True)", "the answer has seq null, expected "),
+    ],
+    ids=["dies", "garbage"],
+)
+def test_a_port_that_fails_case_after_case_stops_the_run(
+    misbehave: str, fault: str, tmp_path: Path
+) -> None:
+    """After ``MAX_PORT_FAILURES`` port failures in a row the run stops, naming the fault."""
+    script = tmp_path / "always.py"
+    script.write_text(ALWAYS.format(misbehave=misbehave), encoding="utf-8")
+    run = harness.run_suite([sys.executable, str(script)], APPLY, timeout=5.0)
+    assert len(run.results) == harness.MAX_PORT_FAILURES
+    assert run.starts == harness.MAX_PORT_FAILURES
+    assert run.stopped is not None
+    assert run.stopped.startswith(f"{harness.MAX_PORT_FAILURES} cases in a row ended in a port")
+    assert fault in run.stopped
+    assert run.exit_status() == 2
+    assert list(run.summary_lines())[-2:] == [
+        f"The run stopped after {harness.MAX_PORT_FAILURES} of {len(APPLY)} cases.",
+        f"0 passed, {harness.MAX_PORT_FAILURES} failed",
+    ]
 
 
 def test_a_port_that_cannot_start(tmp_path: Path) -> None:
-    """A missing program fails every case, and the harness stops trying after a few starts."""
-    cases: list[dict[str, Any]] = CASES[:10]
-    run = harness.run_suite([str(tmp_path / "no-such-port")], cases, timeout=1.0)
-    assert run.count("failed") == 10
-    assert "cannot start" in run.results[0].message
-    assert "not run" in run.results[-1].message
-    assert run.starts == harness.MAX_START_FAILURES
+    """A missing program stops the run at once with one reason, and no case is counted."""
+    run = harness.run_suite([str(tmp_path / "no-such-port")], CASES[:10], timeout=1.0)
+    assert run.results == []
+    assert run.stopped is not None
+    assert run.stopped.startswith("the port could not start: cannot start ")
+    assert run.starts == 1
+    assert run.exit_status() == 2
 
 
-def test_a_port_that_refuses_the_handshake(tmp_path: Path) -> None:
-    """A port that answers ``hello`` with the wrong protocol version fails clearly."""
+@pytest.mark.parametrize(
+    ("hello", "problem"),
+    [
+        ("{'seq': q['seq'], 'ok': True, 'protocol': 0}", "it does not speak protocol 1"),
+        ("{'seq': q['seq'], 'ok': True, 'protocol': True}", "it does not speak protocol 1"),
+        ("{'seq': q['seq'], 'ok': False}", "it did not answer ok"),
+        (
+            "{'seq': q['seq'], 'ok': True, 'protocol': 1, 'supports': []}",
+            "'supports' is not an object",
+        ),
+    ],
+)
+def test_a_port_that_fails_the_handshake(hello: str, problem: str, tmp_path: Path) -> None:
+    """A bad answer to ``hello`` stops the run at once, saying what is wrong with it."""
     script = tmp_path / "old.py"
     script.write_text(
         "import json, sys\n"
         "for line in sys.stdin:\n"
         "    q = json.loads(line)\n"
-        "    print(json.dumps({'seq': q['seq'], 'ok': True, 'protocol': 0}), flush=True)\n",
+        f"    print(json.dumps({hello}), flush=True)\n",
         encoding="utf-8",
     )
     run = harness.run_suite([sys.executable, str(script)], CASES[:2], timeout=2.0)
-    assert run.count("failed") == 2
-    assert "handshake failed" in run.results[0].message
+    assert run.results == []
+    assert run.stopped is not None
+    assert run.stopped.startswith(f"the port could not start: the handshake failed: {problem}")
+    assert run.exit_status() == 2

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import shutil
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from cantstop.conformance import harness
 
 __all__ = ["add_commands", "bundled_port"]
 
@@ -28,54 +35,189 @@ def bundled_port() -> list[str] | None:
     raise FileNotFoundError("the bundled JavaScript port (examples/ports/javascript) is missing")
 
 
+class _UsageError(Exception):
+    """A bad option or an unusable file: one line on stderr, exit status 2."""
+
+
+def _number(option: str, text: str, kind: type[int] | type[float]) -> float:
+    """Return the number ``text`` given to ``option``; it must be finite and above 0."""
+    try:
+        value = kind(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        what = "a whole number above 0" if kind is int else "a number of seconds above 0"
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise _UsageError(f"{option} takes {what}, not {shown!r}")
+    return value
+
+
+def _writable(path: Path) -> None:
+    """Check, before the run, that a report can be written at ``path``."""
+    if path.is_dir():
+        raise _UsageError(f"--report {path}: it is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        raise _UsageError(f"--report {path}: no such directory {folder}")
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        raise _UsageError(f"--report {path}: permission denied")
+
+
+class _Progress:
+    """Cases done, rate and time left on one line of a terminal, redrawn a few times a second."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.done = 0
+        self.began = time.monotonic()
+        self.drawn = 0.0
+        self.width = 0
+
+    def __call__(self, result: harness.CaseResult) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if now - self.drawn >= 0.2 or self.done == self.total:
+            self.drawn = now
+            self.draw(now - self.began)
+
+    def draw(self, elapsed: float) -> None:
+        """Redraw the line for ``elapsed`` seconds since the start."""
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else 0.0
+        text = f"{self.done:,}/{self.total:,} cases, {rate:,.0f}/s, {_clock(left)} left"
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+        self.width = len(text)
+
+    def close(self) -> None:
+        """Erase the line."""
+        if self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    """Return ``seconds`` as ``m:ss`` or ``h:mm:ss``.
+
+    >>> _clock(75), _clock(3725)
+    ('1:15', '1:02:05')
+    """
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    """Return ``n`` and the words for one or for many: ``1 case``, ``2 cases``."""
+    return f"{n:,} {one}" if n == 1 else f"{n:,} {many or one + 's'}"
+
+
 def _conform(args: argparse.Namespace) -> int:
+    try:
+        return _run_conform(args)
+    except _UsageError as exc:
+        print(f"cantstop conform: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cantstop conform: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run_conform(args: argparse.Namespace) -> int:
     from cantstop.conformance import generate, harness
 
     if args.regenerate:
         counts = generate.write(args.vectors)
         print(f"{sum(counts.values())} cases written to {args.vectors or generate.vectors_dir()}")
         return 0
+    timeout = _number("--timeout", args.timeout, float)
+    limit = int(_number("--max-failures", args.max_failures, int))
+    breaker = harness.MAX_PORT_FAILURES
+    if args.max_port_failures is not None:
+        breaker = int(_number("--max-port-failures", args.max_port_failures, int))
+    if args.report is not None:
+        _writable(args.report)
     command = list(args.port)
     if command and command[0] == "--":
         command = command[1:]
     if not command:
         found = bundled_port()
         if found is None:
-            print(
-                "cantstop conform: the bundled JavaScript port needs Node.js (`node` on the "
-                "PATH); or give a port command: cantstop conform -- CMD ARGS...",
-                file=sys.stderr,
+            raise _UsageError(
+                "the bundled JavaScript port needs Node.js (`node` on the PATH); "
+                "or give a port command: cantstop conform -- CMD ARGS..."
             )
-            return 2
         command = found
     directory = args.vectors or generate.vectors_dir()
-    cases = harness.select(harness.load_cases(directory), args.run_globs, args.skip_globs)
-    known = harness.read_known_failures(args.known_failures) if args.known_failures else []
-    print(f"Running {len(cases)} cases against: {' '.join(command)}", flush=True)
-    done = [0]
-
-    def progress(result: harness.CaseResult) -> None:
-        done[0] += 1
-        if done[0] % 250 == 0 or done[0] == len(cases):
-            print(f"\r{done[0]}/{len(cases)} cases", end="", file=sys.stderr, flush=True)
-            if done[0] == len(cases):
-                print(file=sys.stderr)
-
-    interactive = sys.stderr.isatty()
-    run = harness.run_suite(
-        command,
-        cases,
-        timeout=args.timeout,
-        known=known,
-        progress=progress if interactive else None,
-    )
+    try:
+        everything = harness.load_cases(directory)
+        known = harness.read_known_failures(args.known_failures) if args.known_failures else []
+    except harness.HarnessError as exc:
+        raise _UsageError(str(exc)) from None
+    unmatched = harness.unmatched_entries(known, everything)
+    if unmatched:
+        shown = ", ".join(repr(e) for e in unmatched[:5])
+        more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
+        raise _UsageError(
+            f"{args.known_failures}: {_plural(len(unmatched), 'entry matches', 'entries match')} "
+            f"no case of the suite: {shown}{more}"
+        )
+    cases = harness.select(everything, args.run_globs, args.skip_globs)
+    if not cases:
+        chosen = " ".join(f"--run {g!r}" for g in args.run_globs)
+        chosen += "".join(f" --skip {g!r}" for g in args.skip_globs)
+        raise _UsageError(f"no case selected: {chosen.strip()} leaves none of {len(everything):,}")
+    print(f"Running {_plural(len(cases), 'case')} against: {' '.join(command)}", flush=True)
+    progress = _Progress(len(cases), sys.stderr) if sys.stderr.isatty() else None
+    try:
+        run = harness.run_suite(
+            command,
+            cases,
+            timeout=timeout,
+            known=known,
+            progress=progress,
+            max_port_failures=breaker,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     if run.hello is not None:
         print(f"Port: {run.hello.get('name', '(unnamed)')}")
     if args.report:
-        args.report.write_text(json.dumps(run.report(), indent=1) + "\n", encoding="utf-8")
-    for line in run.summary_lines(verbose=args.verbose, limit=args.max_failures):
-        print(line)
-    return 0 if run.ok else 1
+        try:
+            args.report.write_text(json.dumps(run.report(), indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise _UsageError(f"--report {args.report}: {exc.strerror or exc}") from None
+    if run.results:
+        for glob in (e for e in known if harness.is_glob(e)):
+            note = _stale_glob(glob, everything, run)
+            if note:
+                print(note)
+        for line in run.summary_lines(verbose=args.verbose, limit=limit):
+            print(line)
+    status = run.exit_status()
+    if run.stopped is not None:
+        print(f"cantstop conform: error: {run.stopped}", file=sys.stderr)
+    elif status == 2:
+        print(
+            f"cantstop conform: error: no case ran: the port supports none of the "
+            f"{_plural(len(cases), 'selected case')}",
+            file=sys.stderr,
+        )
+    return status
+
+
+def _stale_glob(glob: str, everything: list[dict[str, Any]], run: harness.Run) -> str | None:
+    """Say so when every case a known-failures glob matches ran and passed."""
+    import fnmatch
+
+    matching = {c["id"] for c in everything if fnmatch.fnmatchcase(c["id"], glob)}
+    ran = [r for r in run.results if r.id in matching]
+    if len(ran) == len(matching) and all(r.status == "passed" for r in ran):
+        return f"Known failures: {glob!r} matches {_plural(len(ran), 'case')}, and none failed"
+    return None
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -101,6 +243,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         description="Run the conformance vectors against a port that speaks spec/protocol.md. "
         "Without a command, the bundled JavaScript port runs (it needs Node.js). "
         "The last line of the output is 'N passed, N failed'.",
+        epilog="exit status: 0 when at least one case ran and none failed; 1 when a case "
+        "failed (a case listed as a known failure by its id fails if it passes); 2 for a "
+        "usage or harness error: no case selected, vectors or known-failures file unreadable, "
+        "a known-failures entry that matches no case, a report path that cannot be written "
+        "(checked before the run), a port that cannot start or fails the handshake, "
+        "N cases in a row ending in a port failure (--max-port-failures), or no case run "
+        "because the port supports none. Example: cantstop conform --run 'spec-*' "
+        "--report conformance.json -- ./my-port",
     )
     conform.add_argument(
         "port", nargs=argparse.REMAINDER, help="-- then the port's command and arguments"
@@ -125,13 +275,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--known-failures",
         type=Path,
         metavar="FILE",
-        help="case ids (or globs) expected to fail, one a line; a listed case that passes fails",
+        help="case ids or globs expected to fail, one a line (# starts a comment); a case "
+        "listed by id must fail, a case a glob matches may; an entry matching no case is an "
+        "error",
     )
-    conform.add_argument("--report", type=Path, metavar="FILE", help="write a JSON report")
+    conform.add_argument(
+        "--report", type=Path, metavar="FILE", help="write a JSON report (checked before the run)"
+    )
     conform.add_argument(
         "--timeout",
-        type=float,
-        default=10.0,
+        default="10",
         metavar="SECONDS",
         help="time allowed for each case (default: 10)",
     )
@@ -140,12 +293,19 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     conform.add_argument(
         "--max-failures",
-        type=int,
-        default=50,
+        default="50",
         metavar="N",
         help="failures to describe (default: 50)",
     )
-    conform.add_argument("--verbose", action="store_true", help="also list skipped cases")
+    conform.add_argument(
+        "--max-port-failures",
+        metavar="N",
+        help="stop the run (exit status 2) when N cases in a row end in a port failure: "
+        "a crash, a hang, a line that is not an answer (default: 5)",
+    )
+    conform.add_argument(
+        "--verbose", action="store_true", help="also list skipped cases and known failures"
+    )
     conform.add_argument(
         "--regenerate", action="store_true", help="rewrite the vectors from the spec and engine"
     )

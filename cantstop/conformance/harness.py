@@ -4,6 +4,15 @@ The port is one long-lived process.  Each case sends one or more requests and
 compares the answers with the case's expectations.  A port that crashes,
 hangs, prints something that is not a response, or closes its output fails the
 case at hand; the harness then starts it again and goes on with the next case.
+A port that cannot start, fails the handshake, or fails
+:data:`MAX_PORT_FAILURES` cases in a row that way stops the run: the result
+says why (:attr:`Run.stopped`), and :meth:`Run.exit_status` is 2.
+
+Whatever the port prints, the harness reads it as a line of the protocol
+(:mod:`cantstop.conformance._lines`): an empty line, a line that is not UTF-8
+or not JSON, JSON nested too deeply, a number out of range or a line too long
+fails the case with the reason.  An answer that comes twice is blamed on the
+request it answers, not on the case that happens to read it.
 
 Count mismatches are diagnosed like perft "divide": the harness asks the port
 for the legal moves of every roll and names the rolls (and moves) that differ,
@@ -22,28 +31,40 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
+from cantstop.conformance._lines import LineError, decode, lines
 from cantstop.conformance.generate import moves_rules
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
-from cantstop.errors import CantStopError
 from cantstop.notation import format_action, parse_state
 
 __all__ = [
+    "MAX_PORT_FAILURES",
     "CaseResult",
+    "HarnessError",
     "Port",
     "PortFailure",
     "Run",
+    "is_glob",
     "load_cases",
     "read_known_failures",
     "run_suite",
+    "unmatched_entries",
 ]
 
 Case = dict[str, Any]
 Message = dict[str, Any]
 
-#: How many times in a row the port may fail to start before the run gives up on it.
-MAX_START_FAILURES = 3
+#: How many cases in a row may end in a port failure (each followed by a restart)
+#: before the run stops: five hangs at the default timeout take under a minute.
+MAX_PORT_FAILURES = 5
+
+#: Lines the harness holds that the port printed but nothing has read yet.
+_BACKLOG = 1000
+
+
+class HarnessError(Exception):
+    """A problem that keeps a run from starting: unreadable vectors or known-failures file."""
 
 
 class PortFailure(Exception):
@@ -62,11 +83,27 @@ class Mismatch(Exception):
 _EOF = object()
 
 
+def _printable(text: str, limit: int = 300) -> str:
+    """Return ``text`` from the port safe to print: control characters escaped, cut at ``limit``."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[: limit + 1])
+    return shown if len(shown) <= limit else shown[:limit] + "..."
+
+
+def _excerpt(raw: bytes | str, limit: int = 200) -> str:
+    """Return the start of a line the port printed, quoted, for a message."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    return repr(_printable(text, limit))
+
+
 class Port:
     """A port process and the requests sent to it, one JSON line each way.
 
     ``timeout`` is the time allowed for one case: :meth:`begin_case` starts its
     clock, and every request of the case must be answered before it runs out.
+    ``tag`` marks the requests sent from now on (the harness sets it to the
+    index of the case at hand); a line that answers an earlier request again,
+    or comes after its answer, is kept in ``strays`` with the tag of the
+    request it belongs to, so that the right case is blamed.
     """
 
     def __init__(self, command: Sequence[str], timeout: float) -> None:
@@ -74,10 +111,16 @@ class Port:
         self.timeout = timeout
         self._deadline: float | None = None
         self.hello: Message | None = None
-        self._proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[object] = queue.Queue(_BACKLOG)
+        self._closed = False
+        self._halt = threading.Event()
+        self._pump: threading.Thread | None = None
         self._stderr: deque[str] = deque(maxlen=20)
         self._seq = 0
+        self._tags: dict[int, int | None] = {}
+        self.tag: int | None = None
+        self.strays: list[tuple[int | None, str]] = []
         self.starts = 0
 
     @property
@@ -87,7 +130,7 @@ class Port:
 
     def start(self) -> Message:
         """Start the process and shake hands; return the port's ``hello`` answer."""
-        self.stop()
+        self.stop(kill=True)
         self.starts += 1
         try:
             proc = subprocess.Popen(
@@ -95,32 +138,42 @@ class Port:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
             )
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             raise PortFailure(f"cannot start {' '.join(self.command)}: {exc}") from None
         self._proc = proc
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(_BACKLOG)
+        self._closed = False
+        self._halt = threading.Event()
+        self._tags = {}
         self._stderr = deque(maxlen=20)
-        threading.Thread(target=_pump, args=(proc.stdout, self._lines), daemon=True).start()
+        self._pump = threading.Thread(
+            target=_pump, args=(proc.stdout, self._lines, self._halt), daemon=True
+        )
+        self._pump.start()
         threading.Thread(target=_drain, args=(proc.stderr, self._stderr), daemon=True).start()
         answer = self.request({"op": "hello", "protocol": 1})
-        if answer.get("ok") is not True or answer.get("protocol") != 1:
-            raise PortFailure(f"the handshake failed: the port answered {json.dumps(answer)}")
+        problem = _handshake_problem(answer)
+        if problem is not None:
+            raise PortFailure(
+                f"the handshake failed: {problem}; the port answered "
+                f"{_printable(json.dumps(answer), 300)}"
+            )
         self.hello = answer
         return answer
 
-    def stop(self) -> None:
-        """Ask the port to quit, then make sure the process is gone."""
+    def stop(self, *, kill: bool = False, collect: bool = False) -> None:
+        """End the process: ask it to quit, or with ``kill`` kill it at once.
+
+        With ``collect``, the lines the port printed before it exited (other
+        than the answer to ``quit``) are kept in :attr:`strays`.
+        """
         proc, self._proc = self._proc, None
         if proc is None:
             return
         try:
-            if proc.poll() is None and proc.stdin is not None:
-                proc.stdin.write(json.dumps({"seq": -1, "op": "quit"}) + "\n")
+            if not kill and proc.poll() is None and proc.stdin is not None:
+                proc.stdin.write(b'{"seq":-1,"op":"quit"}\n')
                 proc.stdin.flush()
                 proc.stdin.close()  # a port may also stop at the end of its input
                 proc.wait(timeout=1)
@@ -129,6 +182,10 @@ class Port:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        if collect and self._pump is not None:
+            self._pump.join(timeout=1)
+            self._collect(quitting=True)
+        self._halt.set()
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
                 if stream is not None:
@@ -140,43 +197,93 @@ class Port:
         """Start the clock of a case: its requests share ``timeout`` seconds."""
         self._deadline = time.monotonic() + self.timeout
 
+    def collect(self) -> None:
+        """Keep, as strays, the lines that came after the answers they followed."""
+        self._collect(quitting=False)
+
+    def _collect(self, *, quitting: bool) -> None:
+        while True:
+            try:
+                got = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if got is _EOF:
+                self._closed = True
+                continue
+            assert isinstance(got, bytes | LineError)
+            self._stray(got, quitting=quitting)
+
+    def _stray(self, got: bytes | LineError, *, quitting: bool) -> None:
+        """Keep a line that answers no request in flight, with the tag of the request it follows."""
+        last = self._tags.get(self._seq)
+        try:
+            if isinstance(got, LineError):
+                raise got
+            answer = decode(got)
+        except LineError as exc:
+            self.strays.append((last, f"after answering, the port printed {exc.message}"))
+            return
+        seq = answer.get("seq") if isinstance(answer, dict) else None
+        if quitting and seq == -1:
+            return  # the answer to quit
+        if type(seq) is int and seq in self._tags:
+            self.strays.append(
+                (self._tags[seq], f"the port answered request {seq} a second time: {_excerpt(got)}")
+            )
+        else:
+            self.strays.append(
+                (last, f"after answering, the port printed another line: {_excerpt(got)}")
+            )
+
     def request(self, message: Message) -> Message:
         """Send one request and return its response; raise :class:`PortFailure` on any breakage."""
         proc = self._proc
         if proc is None or proc.stdin is None:
             raise PortFailure("the port is not running")
+        if self._closed:
+            raise PortFailure(self._died("the port had closed its output before this request"))
         self._seq += 1
         seq = self._seq
+        self._tags[seq] = self.tag
         line = json.dumps({"seq": seq, **message}, separators=(",", ":"))
         try:
-            proc.stdin.write(line + "\n")
+            proc.stdin.write(line.encode("utf-8") + b"\n")
             proc.stdin.flush()
         except (OSError, ValueError):
             raise PortFailure(self._died("the port stopped reading its input")) from None
-        if self._deadline is None:
-            wait = self.timeout
-        else:
-            wait = max(self._deadline - time.monotonic(), 0.001)
-        try:
-            got = self._lines.get(timeout=wait)
-        except queue.Empty:
+        while True:
+            if self._deadline is None:
+                wait = self.timeout
+            else:
+                wait = max(self._deadline - time.monotonic(), 0.001)
+            try:
+                got = self._lines.get(timeout=wait)
+            except queue.Empty:
+                raise PortFailure(
+                    f"no answer within the case's {self.timeout:g} s, to {line[:200]}"
+                ) from None
+            if got is _EOF:
+                self._closed = True
+                raise PortFailure(self._died("the port closed its output"))
+            assert isinstance(got, bytes | LineError)
+            try:
+                if isinstance(got, LineError):
+                    raise got
+                answer = decode(got)
+            except LineError as exc:
+                shown = "" if isinstance(got, LineError) else f": {_excerpt(got)}"
+                raise PortFailure(f"the port printed {exc.message}{shown}") from None
+            if not isinstance(answer, dict):
+                raise PortFailure(f"the port printed JSON that is not an object: {_excerpt(got)}")
+            got_seq = answer.get("seq")
+            if type(got_seq) is int and got_seq == seq:
+                return answer
+            if type(got_seq) is int and got_seq in self._tags:
+                self._stray(got, quitting=False)  # an earlier request answered again
+                continue
             raise PortFailure(
-                f"no answer within the case's {self.timeout:g} s, to {line[:200]}"
-            ) from None
-        if got is _EOF:
-            raise PortFailure(self._died("the port closed its output"))
-        assert isinstance(got, str)
-        try:
-            answer = json.loads(got)
-        except json.JSONDecodeError:
-            raise PortFailure(
-                f"the port printed a line that is not JSON: {got.strip()[:200]!r}"
-            ) from None
-        if not isinstance(answer, dict):
-            raise PortFailure(f"the port printed JSON that is not an object: {got.strip()[:200]!r}")
-        if answer.get("seq") != seq:
-            raise PortFailure(f"the answer has seq {answer.get('seq')!r}, expected {seq}")
-        return answer
+                f"the answer has seq {_printable(json.dumps(got_seq), 60)}, expected {seq}"
+            )
 
     def _died(self, what: str) -> str:
         proc = self._proc
@@ -189,31 +296,63 @@ class Port:
         text = what
         if status is not None:
             text += f" (exit status {status})"
-        tail = " | ".join(line.rstrip() for line in list(self._stderr)[-3:])
+        tail = " | ".join(_printable(line.rstrip(), 200) for line in list(self._stderr)[-3:])
         if tail:
             text += f"; stderr: {tail[:300]}"
         return text
 
 
-def _pump(stream: TextIO | None, lines: queue.Queue[object]) -> None:
-    if stream is None:
-        lines.put(_EOF)
-        return
-    try:
-        for line in stream:
-            if line.strip():
-                lines.put(line)
-    except (OSError, ValueError):
-        pass
-    lines.put(_EOF)
+def _handshake_problem(answer: Message) -> str | None:
+    """Say what is wrong with a ``hello`` answer, or return ``None``."""
+    protocol = answer.get("protocol")
+    if answer.get("ok") is not True:
+        return "it did not answer ok"
+    if type(protocol) is not int or protocol != 1:
+        return "it does not speak protocol 1"
+    supports = answer.get("supports", {})
+    if not isinstance(supports, dict):
+        return "'supports' is not an object"
+    players = supports.get("players", [2])
+    if not isinstance(players, list) or not all(type(p) is int for p in players):
+        return "'supports.players' is not a list of integers"
+    variants = supports.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        return "'supports.variants' is not a list of strings"
+    if not isinstance(supports.get("heights", False), bool):
+        return "'supports.heights' is not true or false"
+    return None
 
 
-def _drain(stream: TextIO | None, tail: deque[str]) -> None:
+def _pump(stream: IO[bytes] | None, out: queue.Queue[object], halt: threading.Event) -> None:
+    """Move the port's output lines to ``out`` until its end, then put ``_EOF``."""
+
+    def put(item: object) -> bool:
+        while not halt.is_set():
+            try:
+                out.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    if stream is not None:
+        try:
+            for line in lines(stream):
+                if not put(line):
+                    return
+        except (OSError, ValueError):
+            pass
+    put(_EOF)
+
+
+def _drain(stream: IO[bytes] | None, tail: deque[str]) -> None:
+    """Keep the last lines of the port's standard error (each cut to 300 bytes) in ``tail``."""
     if stream is None:
         return
     try:
-        for line in stream:
-            tail.append(line)
+        for line in lines(stream):
+            if isinstance(line, bytes):
+                tail.append(line[:300].decode("utf-8", "replace"))
     except (OSError, ValueError):
         pass
 
@@ -222,35 +361,116 @@ def _drain(stream: TextIO | None, tail: deque[str]) -> None:
 
 
 def load_cases(directory: Path) -> list[Case]:
-    """Read the cases of every vector file in ``directory`` (all ``*.json`` but the schema)."""
+    """Read the cases of every vector file in ``directory`` (all ``*.json`` but the schema).
+
+    Raise :class:`HarnessError` if ``directory`` is not a directory, holds no
+    vector file, or holds a file that is not one (``spec/protocol.md``, "The
+    vectors").
+    """
+    if not directory.is_dir():
+        raise HarnessError(f"{directory} is not a directory of vector files")
     cases: list[Case] = []
-    for path in sorted(directory.glob("*.json")):
-        if path.name == "schema.json":
-            continue
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for case in data["cases"]:
+    paths = [p for p in sorted(directory.glob("*.json")) if p.name != "schema.json"]
+    if not paths:
+        raise HarnessError(f"{directory} holds no vector files (*.json)")
+    for path in paths:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise HarnessError(f"cannot read {path}: {exc}") from None
+        found = data.get("cases") if isinstance(data, dict) else None
+        if not isinstance(found, list):
+            raise HarnessError(f"{path} is not a vector file: it has no list of cases")
+        for number, case in enumerate(found, start=1):
+            if not (
+                isinstance(case, dict)
+                and isinstance(case.get("id"), str)
+                and case.get("kind") in RUNNERS
+            ):
+                raise HarnessError(
+                    f"{path}: case {number} is not a case with an id and a known kind"
+                )
             case["_file"] = path.name
             cases.append(case)
     return cases
 
 
 def read_known_failures(path: Path) -> list[str]:
-    """Return the case ids (or globs) listed in a known-failures file; ``#`` starts a comment."""
+    """Return the entries of a known-failures file: case ids or globs, ``#`` starts a comment.
+
+    Raise :class:`HarnessError` if the file cannot be read as UTF-8 text.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise HarnessError(f"cannot read {path}: it is a directory") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise HarnessError(f"cannot read {path}: {reason}") from None
     patterns = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        text = line.split("#", 1)[0].strip()
-        if text:
-            patterns.append(text)
+    for line in text.splitlines():
+        entry = line.split("#", 1)[0].strip()
+        if entry:
+            patterns.append(entry)
     return patterns
+
+
+def is_glob(entry: str) -> bool:
+    """Whether a known-failures entry is a glob (it has ``*``, ``?`` or ``[``) rather than an id.
+
+    >>> is_glob("invalid-0*"), is_glob("spec-E137")
+    (True, False)
+    """
+    return any(c in entry for c in "*?[")
+
+
+def unmatched_entries(entries: Iterable[str], cases: Iterable[Case]) -> list[str]:
+    """Return the known-failures entries that match no case (a typo, or a case since removed).
+
+    >>> unmatched_entries(["spec-E001", "spec-X*", "apply-*"], [{"id": "spec-E001"}])
+    ['spec-X*', 'apply-*']
+    """
+    ids = [c["id"] for c in cases]
+    present = set(ids)
+    return [
+        e
+        for e in entries
+        if not (any(fnmatch.fnmatchcase(i, e) for i in ids) if is_glob(e) else e in present)
+    ]
+
+
+def _asked(message: Message) -> str:
+    """Return what a request asked, in words: ``apply of 7+10 to -/- - 0c3455``."""
+    op = message.get("op")
+    if op == "apply":
+        return f"apply of {message.get('action')} to {message.get('state')}"
+    if "state" in message:
+        return f"{op} of {message['state']}"
+    if "text" in message:
+        return f"{op} of {json.dumps(message['text'])}"
+    if "json" in message:
+        return f"{op} of the JSON form {_printable(json.dumps(message['json']), 200)}"
+    if op == "new":
+        rules = json.dumps(message.get("rules", {}))
+        first = message.get("first_player", 0)
+        return f"new with rules {_printable(rules, 200)} and first player {first}"
+    return str(op)
+
+
+def _refused(message: Message, answer: Message) -> str:
+    """Return the failure line of a refused request: what was asked, the rule and the reason."""
+    error = answer.get("error")
+    rule = error.get("rule") if isinstance(error, dict) else None
+    text = error.get("message") if isinstance(error, dict) else error
+    why = _printable(text if isinstance(text, str) else json.dumps(text), 300)
+    under = f"under rule {_printable(json.dumps(rule), 40)}" if rule is not None else "with no rule"
+    return f"{_asked(message)} was refused {under}: {why}"
 
 
 def _ok(port: Port, message: Message) -> Message:
     answer = port.request(message)
     if answer.get("ok") is not True:
-        error = answer.get("error") or {}
-        raise Mismatch(
-            f"{message['op']} was refused: rule {error.get('rule')}: {error.get('message')}"
-        )
+        raise Mismatch(_refused(message, answer))
     return answer
 
 
@@ -259,24 +479,31 @@ def _expect_error(port: Port, message: Message, rule: str, at: int | None = None
     if answer.get("ok") is not False:
         shown = {k: v for k, v in answer.items() if k not in ("seq", "json")}
         raise Mismatch(
-            f"{message['op']} should be rejected under {rule}, but the port accepted it: "
-            f"{json.dumps(shown)[:200]}",
+            f"{_asked(message)} should be rejected under {rule}, but the port accepted it: "
+            f"{_printable(json.dumps(shown), 200)}",
             [f"expected: rejection under rule {rule}"],
         )
     error = answer.get("error")
     got = error.get("rule") if isinstance(error, dict) else None
     if got != rule:
+        text = error.get("message") if isinstance(error, dict) else error
         raise Mismatch(
-            f"rejected under rule {got}, expected rule {rule}",
-            [f"port's message: {error.get('message') if isinstance(error, dict) else error}"],
+            f"{_asked(message)} was rejected under rule {_printable(json.dumps(got), 40)}, "
+            f"expected rule {rule}",
+            [f"port's message: {_printable(text if isinstance(text, str) else json.dumps(text))}"],
         )
-    if at is not None and isinstance(error, dict) and "at" in error and error["at"] != at:
-        raise Mismatch(f"the error points at position {error['at']}, expected {at}")
+    if at is not None and isinstance(error, dict) and "at" in error:
+        where = error["at"]
+        if type(where) is not int or where != at:
+            raise Mismatch(
+                f"the error points at position {_printable(json.dumps(where), 40)}, expected {at}"
+            )
 
 
 def _same(what: str, got: object, want: object) -> None:
-    if got != want:
-        raise Mismatch(f"{what}: got {json.dumps(got)}, expected {json.dumps(want)}")
+    if got != want or type(got) is not type(want):
+        shown = _printable(json.dumps(got), 1000)
+        raise Mismatch(f"{what}: got {shown}, expected {json.dumps(want)}")
 
 
 def _moves_diff(got: object, want: list[str]) -> str:
@@ -521,12 +748,19 @@ class CaseResult:
 
 @dataclass
 class Run:
-    """A finished run: the results in case order and what the port said about itself."""
+    """A finished run: the results in case order and what the port said about itself.
+
+    ``stopped`` says why the run ended before its last case (the port could
+    not start, failed the handshake, or failed case after case), or is
+    ``None``; ``selected`` is the number of cases the run was given.
+    """
 
     results: list[CaseResult]
     hello: Message | None
     command: list[str]
     starts: int = 0
+    stopped: str | None = None
+    selected: int = 0
 
     def count(self, status: str) -> int:
         """Return how many cases have ``status``."""
@@ -536,6 +770,26 @@ class Run:
     def ok(self) -> bool:
         """Whether nothing failed."""
         return self.count("failed") == 0
+
+    @property
+    def ran(self) -> int:
+        """Return how many cases ran: every case with a result but the skipped ones."""
+        return len(self.results) - self.count("skipped")
+
+    def exit_status(self) -> int:
+        """Return the exit status of ``cantstop conform`` for this run (``spec/protocol.md``).
+
+        0 when at least one case ran and none failed; 1 when a case failed;
+        2 when the run stopped early or no case ran (all skipped).
+
+        >>> Run([CaseResult("spec-E001", "passed", [])], None, []).exit_status()
+        0
+        >>> Run([CaseResult("spec-E001", "skipped", [])], None, []).exit_status()
+        2
+        """
+        if self.stopped is not None or self.ran == 0:
+            return 2
+        return 0 if self.ok else 1
 
     def suspects(self) -> list[tuple[str, int, int]]:
         """Rules named by failing cases: (rule, failed, total), most suspicious first.
@@ -565,6 +819,8 @@ class Run:
             "command": self.command,
             "port": self.hello,
             "port_starts": self.starts,
+            "selected": self.selected,
+            "stopped": self.stopped,
             "summary": {
                 status: self.count(status) for status in ("passed", "failed", "known", "skipped")
             },
@@ -586,7 +842,7 @@ class Run:
                 for line in result.diagnosis:
                     yield f"    {line}"
         if shown > limit:
-            yield f"... and {shown - limit} more failures (see --report)"
+            yield f"... and {_plural(shown - limit, 'more failure')} (see --report)"
         suspects = self.suspects()
         if suspects:
             yield "Rules named by failing cases (failed/cases):"
@@ -597,7 +853,10 @@ class Run:
         if self.count("skipped"):
             yield f"{self.count('skipped')} skipped (options the port does not support)"
         if self.count("known"):
-            yield f"{self.count('known')} known failures still fail"
+            known = self.count("known")
+            yield f"{_plural(known, 'known failure')} still {'fails' if known == 1 else 'fail'}"
+        if self.stopped is not None:
+            yield f"The run stopped after {len(self.results)} of {_plural(self.selected, 'case')}."
         yield f"{self.count('passed')} passed, {self.count('failed')} failed"
 
 
@@ -625,6 +884,36 @@ def select(cases: list[Case], run: Sequence[str], skip: Sequence[str]) -> list[C
     ]
 
 
+def _plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, the noun in the plural unless ``n`` is 1: ``1 case``, ``2 cases``.
+
+    >>> _plural(1, "case"), _plural(11163, "more failure")
+    ('1 case', '11,163 more failures')
+    """
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def _classify(results: list[CaseResult], known: Sequence[str]) -> None:
+    """Apply the known-failures entries to the results (``spec/protocol.md``).
+
+    A case listed by its id must fail: it becomes ``known``, or ``failed`` if
+    it passes.  A case a glob matches may fail: it becomes ``known`` if it
+    fails and stays ``passed`` if it passes.
+    """
+    ids = {e for e in known if not is_glob(e)}
+    globs = [e for e in known if is_glob(e)]
+    for result in results:
+        if result.status == "skipped":
+            continue
+        listed = result.id in ids
+        if listed or any(fnmatch.fnmatchcase(result.id, g) for g in globs):
+            if result.status == "failed":
+                result.status = "known"
+            elif listed:
+                result.status = "failed"
+                result.message = "listed as a known failure, but it passes: remove it from the list"
+
+
 def run_suite(
     command: Sequence[str],
     cases: list[Case],
@@ -632,30 +921,38 @@ def run_suite(
     timeout: float = 10.0,
     known: Sequence[str] = (),
     progress: Callable[[CaseResult], None] | None = None,
+    max_port_failures: int = MAX_PORT_FAILURES,
 ) -> Run:
-    """Run ``cases`` against the port started by ``command``; return the results."""
+    """Run ``cases`` against the port started by ``command``; return the results.
+
+    The run stops early (:attr:`Run.stopped`) when the port cannot start or
+    fails the handshake the first time, or when ``max_port_failures`` cases in
+    a row end in a port failure.  ``known`` holds known-failures entries
+    (:func:`read_known_failures`).
+    """
     port = Port(command, timeout)
     results: list[CaseResult] = []
-    start_failures = 0
     hello: Message | None = None
+    stopped: str | None = None
+    in_a_row = 0
     try:
-        for case in cases:
+        for index, case in enumerate(cases):
             began = time.perf_counter()
             result = CaseResult(case["id"], "passed", list(case.get("rules", [])))
+            port.tag = index
             try:
-                if not port.running:
-                    if start_failures >= MAX_START_FAILURES:
-                        raise PortFailure(
-                            f"not run: the port failed to start {MAX_START_FAILURES} times in a row"
-                        )
+                if port.running:
+                    port.collect()
+                else:
+                    port.begin_case()
                     try:
-                        port.begin_case()
                         hello = port.start()
-                    except PortFailure:
-                        start_failures += 1
-                        port.stop()
+                    except PortFailure as exc:
+                        if port.starts == 1:
+                            port.stop(kill=True)
+                            stopped = f"the port could not start: {exc}"
+                            break
                         raise
-                    start_failures = 0
                 port.begin_case()
                 lacking = _supported(hello, case.get("needs", []))
                 if lacking is not None:
@@ -663,28 +960,42 @@ def run_suite(
                     result.message = f"the port does not support {lacking}"
                 else:
                     RUNNERS[case["kind"]](port, case)
+                in_a_row = 0
             except Mismatch as exc:
                 result.status = "failed"
                 result.message = exc.message
                 result.diagnosis = exc.lines
+                in_a_row = 0
             except PortFailure as exc:
                 result.status = "failed"
                 result.message = f"port failure: {exc}"
-                port.stop()
-            except (CantStopError, KeyError, TypeError, ValueError, AttributeError) as exc:
-                # An answer of the wrong shape (a list where an object belongs, ...).
+                port.stop(kill=True)
+                in_a_row += 1
+            except Exception as exc:  # an answer of a shape no check foresaw: the case fails
                 result.status = "failed"
-                result.message = f"malformed answer: {type(exc).__name__}: {exc}"
-            is_known = any(fnmatch.fnmatchcase(case["id"], g) for g in known)
-            if is_known and result.status == "failed":
-                result.status = "known"
-            elif is_known and result.status == "passed":
-                result.status = "failed"
-                result.message = "listed as a known failure, but it passes: remove it from the list"
+                result.message = f"malformed answer: {type(exc).__name__}: {_printable(str(exc))}"
+                in_a_row = 0
             result.seconds = time.perf_counter() - began
             results.append(result)
             if progress is not None:
                 progress(result)
+            if in_a_row >= max_port_failures:
+                stopped = (
+                    f"{_plural(in_a_row, 'case')} in a row ended in a port failure, "
+                    f"each followed by a restart; the last: {result.message}"
+                )
+                break
+        else:
+            port.stop(collect=True)
     finally:
-        port.stop()
-    return Run(results, hello, list(command), port.starts)
+        port.stop(kill=True)
+    for tag, message in port.strays:
+        if tag is not None and tag < len(results):
+            blamed = results[tag]
+            if blamed.status == "passed":
+                blamed.status = "failed"
+                blamed.message = message
+            else:
+                blamed.diagnosis.append(message)
+    _classify(results, known)
+    return Run(results, hello, list(command), port.starts, stopped, len(cases))
