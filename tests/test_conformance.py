@@ -256,3 +256,43 @@ def test_the_protocol_examples_are_what_the_ports_answer(port: list[str]) -> Non
             )
         else:
             assert _without_messages(json.loads(answer)) == _without_messages(json.loads(shown))
+
+
+#: Lines that are not requests, each answered with ``seq: null`` and ``rule: null``.
+NOT_REQUESTS = [
+    "",
+    "   ",
+    '{"seq": "7", "op": "hello"}',
+    '{"seq": 1.5, "op": "hello"}',
+    '{"seq": true, "op": "hello"}',
+    '{"seq": 1e999, "op": "hello"}',
+    '{"op": "hello"}',
+    '{"op": "quit"}',
+    "[1]",
+    '"hello"',
+    '{"seq": 16, "op"',
+]
+
+
+@pytest.mark.parametrize(
+    "port",
+    [
+        pytest.param(REFERENCE, id="reference"),
+        pytest.param(
+            [NODE or "node", str(VECTORS.parents[2] / "examples/ports/javascript/port.js")],
+            id="javascript",
+            marks=pytest.mark.skipif(NODE is None, reason="needs Node.js"),
+        ),
+    ],
+)
+def test_both_ports_answer_every_line(port: list[str]) -> None:
+    """Each line that is not a request gets one answer with seq null (spec/protocol.md, Lines)."""
+    text = "".join(line + "\n" for line in NOT_REQUESTS) + '{"seq": 3, "op": "quit"}\n'
+    done = subprocess.run(port, input=text, capture_output=True, text=True, check=True)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(NOT_REQUESTS) + 1
+    for line, answer in zip(NOT_REQUESTS, answers, strict=False):
+        assert answer["seq"] is None, line
+        assert answer["ok"] is False, line
+        assert answer["error"]["rule"] is None, line
+    assert answers[-1] == {"seq": 3, "ok": True}
