@@ -6,10 +6,10 @@ hangs, prints something that is not a response, or closes its output fails the
 case at hand; the harness then starts it again and goes on with the next case.
 A port that cannot start, fails the handshake, or fails
 :data:`MAX_PORT_FAILURES` cases in a row that way stops the run: the result
-says why (:attr:`Run.stopped`), and :meth:`Run.exit_status` is 2.
+says why (``Run.stopped``), and :meth:`Run.exit_status` is 2.
 
 Whatever the port prints, the harness reads it as a line of the protocol
-(:mod:`cantstop.conformance._lines`): an empty line, a line that is not UTF-8
+(``cantstop.conformance._lines``): an empty line, a line that is not UTF-8
 or not JSON, JSON nested too deeply, a number out of range or a line too long
 fails the case with the reason.  An answer that comes twice is blamed on the
 request it answers, not on the case that happens to read it.
@@ -166,7 +166,7 @@ class Port:
         """End the process: ask it to quit, or with ``kill`` kill it at once.
 
         With ``collect``, the lines the port printed before it exited (other
-        than the answer to ``quit``) are kept in :attr:`strays`.
+        than the answer to ``quit``) are kept in ``strays``.
         """
         proc, self._proc = self._proc, None
         if proc is None:
@@ -843,7 +843,7 @@ class Run:
                     yield f"    {line}"
         if shown > limit:
             yield f"... and {_plural(shown - limit, 'more failure')} (see --report)"
-        suspects = self.suspects()
+        suspects = self.suspects() if self.stopped is None else []  # port faults, not rules
         if suspects:
             yield "Rules named by failing cases (failed/cases):"
             for rule, failed, total in suspects[:12]:
@@ -925,7 +925,7 @@ def run_suite(
 ) -> Run:
     """Run ``cases`` against the port started by ``command``; return the results.
 
-    The run stops early (:attr:`Run.stopped`) when the port cannot start or
+    The run stops early (``Run.stopped``) when the port cannot start or
     fails the handshake the first time, or when ``max_port_failures`` cases in
     a row end in a port failure.  ``known`` holds known-failures entries
     (:func:`read_known_failures`).

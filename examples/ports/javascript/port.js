@@ -63,8 +63,11 @@ function handle(line) {
   if (!q || typeof q !== 'object' || Array.isArray(q)) return refuse('the request is not a JSON object');
   if (!Number.isSafeInteger(q.seq)) return refuse('seq must be an integer within ±(2**53 - 1)');
   const seq = q.seq;
-  const op = q && Object.prototype.hasOwnProperty.call(OPS, q.op) ? OPS[q.op] : null;
-  if (!op) return { seq, ok: false, error: { rule: null, message: `unknown op ${JSON.stringify(q && q.op)}` } };
+  const op = typeof q.op === 'string' && Object.prototype.hasOwnProperty.call(OPS, q.op) ? OPS[q.op] : null;
+  if (!op) {
+    const shown = typeof q.op === 'string' ? JSON.stringify(q.op) : `of type ${typeof q.op}`;
+    return { seq, ok: false, error: { rule: null, message: `unknown op ${shown}` } };
+  }
   try {
     return { seq, ok: true, ...op(q) };
   } catch (e) {
@@ -76,7 +79,13 @@ function handle(line) {
 
 const rl = readline.createInterface({ input: process.stdin, terminal: false });
 rl.on('line', (line) => {
-  const answer = handle(line);
+  let answer;
+  try {
+    answer = handle(line);
+  } catch (e) {
+    // A defect (or a stack overflow on hostile input): answer it rather than die.
+    answer = { seq: null, ok: false, error: { rule: null, message: `internal error: ${e}` } };
+  }
   process.stdout.write(`${JSON.stringify(answer)}\n`);
   let op = null;
   try { op = JSON.parse(line).op; } catch (e) { /* answered above */ }
