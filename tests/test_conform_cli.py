@@ -68,10 +68,28 @@ def _bad_arguments(tmp_path: Path) -> dict[str, list[str]]:
     }
 
 
+#: What the message says, for some of the bad arguments.
+MESSAGES = {
+    "vectors missing": "nonexistent is not a directory of vector files",
+    "vectors empty": "holds no vector files (*.json)",
+    "run matches nothing": "no case selected: --run 'nomatch*' leaves none of",
+    "known failures missing": "cannot read /nonexistent: No such file or directory",
+    "known failures a directory": "it is a directory",
+    "known failures entry matches nothing": "2 entries match no case of the suite: "
+    "'spec-E9999', 'spce-*'",
+    "report in a missing directory": "--report /nonexistent/x.json: no such directory",
+    "timeout zero": "--timeout takes a number of seconds above 0, not '0'",
+    "max failures a fraction": "--max-failures takes a whole number above 0, not '1.5'",
+}
+
+
 def test_bad_arguments_are_one_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Every bad argument: exit 2, one ``cantstop conform: error:`` line, the port never started."""
+    """Every bad argument: exit 2, one ``cantstop conform: error:`` line, the port never started.
+
+    The line says what was wrong: the option, the value or the file, and why.
+    """
     for name, args in _bad_arguments(tmp_path).items():
         status = main(["conform", *args, "--", *_marker_port(tmp_path)])
         out, err = capsys.readouterr()
@@ -79,30 +97,9 @@ def test_bad_arguments_are_one_line_and_exit_2(
         assert err.count("\n") == 1, (name, err)
         assert err.startswith("cantstop conform: error: "), (name, err)
         assert "Traceback" not in err
+        assert MESSAGES.get(name, "") in err, (name, err)
         assert out == "", (name, out)
         assert not (tmp_path / "started").exists(), name
-
-
-def test_bad_argument_messages_name_the_problem(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The messages say what was wrong: the option, the value or the file, and why."""
-    cases = _bad_arguments(tmp_path)
-    expected = {
-        "vectors missing": "nonexistent is not a directory of vector files",
-        "vectors empty": "holds no vector files (*.json)",
-        "run matches nothing": "no case selected: --run 'nomatch*' leaves none of",
-        "known failures missing": "cannot read /nonexistent: No such file or directory",
-        "known failures a directory": "it is a directory",
-        "known failures entry matches nothing": "2 entries match no case of the suite: "
-        "'spec-E9999', 'spce-*'",
-        "report in a missing directory": "--report /nonexistent/x.json: no such directory",
-        "timeout zero": "--timeout takes a number of seconds above 0, not '0'",
-        "max failures a fraction": "--max-failures takes a whole number above 0, not '1.5'",
-    }
-    for name, text in expected.items():
-        main(["conform", *cases[name], "--", *_marker_port(tmp_path)])
-        assert text in capsys.readouterr().err, name
 
 
 def test_bad_arguments_through_the_command(tmp_path: Path) -> None:
@@ -290,24 +287,25 @@ def test_deeply_nested_answers_fail_their_cases_and_the_report_is_written(
     script = tmp_path / "nested.py"
     script.write_text(NESTED, encoding="utf-8")
     report = tmp_path / "report.json"
-    args = ["--run", "apply-0000[12]", "--report", str(report)]
+    args = ["--run", "apply-00001", "--report", str(report)]
     status = main(["conform", *args, "--", sys.executable, str(script)])
     out = capsys.readouterr().out.splitlines()
     assert status == 1
-    assert out[-1] == "0 passed, 2 failed"
+    assert out[-1] == "0 passed, 1 failed"
     data = json.loads(report.read_text(encoding="utf-8"))
     assert [c["message"] for c in data["cases"]] == [
         "port failure: the port printed JSON nested more than 64 levels deep: '"
         + "[" * 200
         + "...'"
-    ] * 2
+    ]
 
 
 def test_progress_only_on_a_terminal(tmp_path: Path) -> None:
     """On a terminal stderr shows cases done, rate and time left; to a pipe, nothing."""
     import pty
 
-    command = [sys.executable, "-m", "cantstop", "conform", "--run", "spec-E00*", "--", *REFERENCE]
+    command = [sys.executable, "-m", "cantstop", "conform", "--run", "spec-E00[12]", "--"]
+    command += REFERENCE
     piped = subprocess.run(command, capture_output=True, text=True, check=False)
     assert piped.returncode == 0
     assert piped.stderr == ""
@@ -325,9 +323,8 @@ def test_progress_only_on_a_terminal(tmp_path: Path) -> None:
         chunks.append(chunk)
     os.close(leader)
     shown = b"".join(chunks).decode()
-    total = len(harness.select(harness.load_cases(_vectors()), ["spec-E00*"], []))
     assert done.returncode == 0
-    assert re.search(rf"\r{total}/{total} cases, [\d,]+/s, 0:00 left", shown), shown
+    assert re.search(r"\r2/2 cases, [\d,]+/s, 0:00 left", shown), shown
     assert shown.endswith("\r"), "the progress line is erased at the end"
 
 

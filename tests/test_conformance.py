@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -216,9 +217,10 @@ def _protocol_exchanges() -> list[tuple[str, str]]:
     """Return the (request, response) line pairs shown in ``spec/protocol.md``."""
     text = (VECTORS.parents[1] / "protocol.md").read_text(encoding="utf-8")
     pairs = []
-    for block in text.split("```\n")[1::2]:
-        lines = block.split("```", 1)[0].strip().splitlines()
-        if lines and lines[0].startswith('{"seq"'):
+    blocks = re.findall(r"^```(\S*)\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+    for info, block in blocks:
+        lines = block.strip().splitlines()
+        if not info and lines and lines[0].startswith('{"seq"'):
             assert len(lines) % 2 == 0, lines
             pairs += list(zip(lines[::2], lines[1::2], strict=True))
     return pairs
