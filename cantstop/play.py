@@ -205,8 +205,9 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | str:
             f"{format_action(move)} is not a choice with these dice; "
             f"the choices are {_listing(moves)}"
         )
+    letters = "a" if len(keys) == 1 else f"a letter from a to {keys[-1]}"
     return (
-        f"{text.strip()[:30]!r} is not a choice: type a letter from a to {keys[-1]}, "
+        f"{text.strip()[:30]!r} is not a choice: type {letters}, "
         f"a move such as {format_action(moves[-1])}, or help"
     )
 
@@ -688,8 +689,12 @@ def _run(args: argparse.Namespace) -> int:
         game = _resume(args, console)
         if game is None:
             return 0
-        if game.state.phase is not Phase.ROLL:  # a new turn begins with the board anyway
-            console.say(draw_board(game.state, console))
+        # A turn begins with the board, and so does a person's decision to roll or stop.
+        state = game.state
+        if state.phase is Phase.CHOOSE or (
+            state.phase is Phase.DECIDE and game.seats[state.player] != HUMAN
+        ):
+            console.say(draw_board(state, console))
     else:
         game = _new_game(args)
     with game.file:
