@@ -733,7 +733,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--resume FILE continues the game. Without --record the record goes to the "
         "per-user data folder: $XDG_DATA_HOME/cantstop/games (default "
         "~/.local/share/cantstop/games) on Linux, ~/Library/Application Support/"
-        "cantstop/games on macOS, %%LOCALAPPDATA%%\\cantstop\\games on Windows.",
+        "cantstop/games on macOS, %LOCALAPPDATA%\\cantstop\\games on Windows.",
         epilog="example: cantstop play --players human,greedy --seed 7",
     )
     p.add_argument(
@@ -749,7 +749,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="seed of the dice and of the built-in players (default: random)",
     )
     p.add_argument(
-        "--record", type=Path, default=None, help="the file of the game record (a new file)"
+        "--record",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="the file of the game record (a new file)",
     )
     p.add_argument("--force", action="store_true", help="let --record replace a file that exists")
     p.add_argument(
@@ -763,12 +767,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--first-player",
         type=int_option(0, 3),
         default=None,
+        metavar="N",
         help="the player who begins (R2.2; default: 0)",
     )
     p.add_argument(
         "--columns-to-win",
         type=int_option(1, 11),
         default=None,
+        metavar="N",
         help="columns needed to win (R12.1; default: 3)",
     )
     p.add_argument("--variant", choices=["A", "B"], default=None, help="play a variant (R14)")
@@ -776,6 +782,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--delay",
         type=seconds_option(60),
         default=0.0,
+        metavar="SECONDS",
         help="seconds to pause after a built-in player's decision (0 to 60)",
     )
     p.add_argument(

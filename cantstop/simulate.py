@@ -325,7 +325,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "simulate",
         help="play many games between built-in players",
         description="Play many games between built-in players and print each seat's win "
-        "rate with its 95%% confidence interval. The results depend on the seed alone, "
+        "rate with its 95% confidence interval. The results depend on the seed alone, "
         "not on the number of processes. Ctrl-C stops the run (exit status 130).",
         epilog="example: cantstop simulate --players rule28,random --games 10000 --seed 1",
     )
