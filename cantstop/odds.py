@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import sys
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -43,6 +42,7 @@ __all__ = [
     "column_chances",
     "expected_gain",
     "single_column_chances",
+    "three_column_report",
     "three_column_table",
 ]
 
@@ -202,20 +202,46 @@ def _percent(p: Fraction) -> str:
     return f"{float(p):7.2%}"
 
 
+def _rolls(p: Fraction) -> str:
+    """``p`` as a count of the 1296 rolls, which every probability here is exactly."""
+    return f"{p * _ROLLS}/{_ROLLS}"
+
+
+def three_column_report() -> str:
+    r"""Return the three-column table as ``cantstop odds --table`` prints it, with its header.
+
+    Each row is a triple of columns, the chance to advance and the chance to bust.
+
+    >>> print("\n".join(three_column_report().splitlines()[3:5]))
+    columns             advance               bust
+     2  3  4   676/1296  52.16%   620/1296  47.84%
+    """
+    lines = [
+        "Three columns with a marker each (and nothing blocking them): the chance that the",
+        "next roll advances at least one of them, and the chance that it busts (R10.1),",
+        "out of the 1296 equally likely rolls of four dice.",
+        f"{'columns':<8}  {'advance':>17}  {'bust':>17}",
+    ]
+    for (a, b, c), chance in three_column_table().items():
+        bust = 1 - chance
+        lines.append(
+            f"{a:>2} {b:>2} {c:>2}  {_rolls(chance):>9} {_percent(chance)}  "
+            f"{_rolls(bust):>9} {_percent(bust)}"
+        )
+    return "\n".join(lines)
+
+
 def _run(args: argparse.Namespace) -> int:
-    from cantstop.notation import parse_state
+    from cantstop.cli import UsageError, read_state
 
     if args.table:
-        for (a, b, c), chance in three_column_table().items():
-            print(
-                f"{a:>2} {b:>2} {c:>2}  {chance.numerator * 1296 // chance.denominator:>4}/1296"
-                f"  {_percent(chance)}"
-            )
+        if args.state is not None:
+            raise UsageError("give a state or --table, not both")
+        print(three_column_report())
         return 0
     if args.state is None:
-        print("cantstop odds: give a state in notation, or --table", file=sys.stderr)
-        return 2
-    state = parse_state(args.state)
+        raise UsageError("give a state in notation, or --table")
+    state = read_state(args.state)
     bust = bust_probability(state)
     print(f"bust on the next roll: {bust} ({_percent(bust).strip()})")
     print(
@@ -230,7 +256,16 @@ def _run(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``odds`` subcommand: the exact odds of a state's next roll."""
-    p = sub.add_parser("odds", help="exact odds of the next roll from a state")
+    p = sub.add_parser(
+        "odds",
+        help="exact odds of the next roll from a state",
+        epilog="examples: cantstop odds '-/- 6:1,7:1,8:1 0d'; cantstop odds --table",
+    )
     p.add_argument("state", nargs="?", help="a state about to roll, e.g. '-/- 6:1,7:1,8:1 0d'")
-    p.add_argument("--table", action="store_true", help="print the three-column table instead")
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="print the three-column table instead: for markers on three columns, "
+        "the chance to advance and the chance to bust",
+    )
     p.set_defaults(run=_run)

@@ -36,13 +36,17 @@ from cantstop.notation import format_action, format_state, parse_action, parse_s
 from cantstop.rules import Rules
 
 __all__ = [
+    "MAX_SEED",
     "RECORD_VERSION",
+    "PlaySetup",
     "RecordError",
+    "RecordHeader",
     "RecordLine",
     "RecordWriter",
     "check_line",
     "iter_record",
     "legal_alternatives",
+    "read_header",
     "read_record",
     "replay_record",
     "write_record",
@@ -51,7 +55,11 @@ __all__ = [
 #: The version of the record format that this module writes and reads.
 RECORD_VERSION = 1
 
-_HEADER_KEYS = {"record", "version", "rules", "first_player"}
+#: The largest seed a header's ``play`` field may hold (seeds are below 2**64).
+MAX_SEED = 2**64 - 1
+
+_HEADER_KEYS = {"record", "version", "rules", "first_player", "play"}
+_PLAY_KEYS = {"seats", "seed"}
 _LINE_KEYS = {"action", "state", "bust", "moves"}
 
 
@@ -87,6 +95,42 @@ class RecordError(CantStopError, ValueError):
 
 
 @dataclass(frozen=True)
+class PlaySetup:
+    """How a game is set up to be played on: the optional ``play`` field of a header.
+
+    ``seats`` names who plays each seat, in player order: ``"human"`` or a
+    built-in player such as ``"rule28"``; ``seed`` (0 to :data:`MAX_SEED`) is
+    what the program draws its dice and its players' choices from.  A record
+    is valid with or without it; a program that continues a game reads it.
+    """
+
+    #: One name per player: ``"human"`` or the name of a built-in player.
+    seats: tuple[str, ...]
+    #: The seed of the game's dice and of its built-in players' draws.
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON form of the field.
+
+        >>> PlaySetup(("human", "rule28"), 7).to_json()
+        {'seats': ['human', 'rule28'], 'seed': 7}
+        """
+        return {"seats": list(self.seats), "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class RecordHeader:
+    """What a record's header line says: the rules, the first player, the optional setup."""
+
+    #: The rules of the game (N3.1).
+    rules: Rules
+    #: The player who begins (R2.2).
+    first_player: int = 0
+    #: How the game is set up to be played on, if the header says.
+    play: PlaySetup | None = None
+
+
+@dataclass(frozen=True)
 class RecordLine:
     """One action line of a record: its number, its action and the claims it makes."""
 
@@ -107,6 +151,9 @@ class RecordWriter:
 
     With ``claims`` (the default) each line also gives the state after the
     action, and a roll line says whether it busted and lists the legal moves.
+    ``play`` adds the header's ``play`` field (the seats and the seed).  Each
+    line is flushed as it is written; :meth:`sync` also forces the lines to
+    the disk.
 
     >>> import io
     >>> from cantstop import Roll, Rules, new_game
@@ -119,22 +166,39 @@ class RecordWriter:
     """
 
     def __init__(
-        self, file: TextIO, rules: Rules, *, first_player: int = 0, claims: bool = True
+        self,
+        file: TextIO,
+        rules: Rules,
+        *,
+        first_player: int = 0,
+        claims: bool = True,
+        play: PlaySetup | None = None,
     ) -> None:
         new_game(rules, first_player)  # checks the setup (R15, R2.2)
         self._file = file
         self._claims = claims
-        header = {
+        header: dict[str, Any] = {
             "record": "cantstop",
             "version": RECORD_VERSION,
             "rules": rules_to_json(rules),
             "first_player": first_player,
         }
+        if play is not None:
+            _check_play(1, play.to_json(), rules)  # the header is line 1
+            header["play"] = play.to_json()
         self._write(header)
 
     def _write(self, obj: dict[str, Any]) -> None:
         self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
         self._file.flush()
+
+    def sync(self) -> None:
+        """Force the lines written so far to the disk (``os.fsync``), past a crash of the machine.
+
+        The file must be a real file, with a descriptor.
+        """
+        self._file.flush()
+        os.fsync(self._file.fileno())
 
     def append(self, action: Action, after: State) -> None:
         """Write the line of ``action``, whose result is ``after``, and flush the file."""
@@ -187,7 +251,28 @@ def _lines(file: TextIO) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, _load(number, text)
 
 
-def _header(number: int, obj: dict[str, Any]) -> tuple[Rules, int]:
+def _check_play(number: int, obj: object, rules: Rules) -> PlaySetup:
+    """Read a header's ``play`` field; raise :class:`RecordError` naming what is wrong."""
+    if not isinstance(obj, dict) or obj.keys() != _PLAY_KEYS:
+        raise RecordError(number, "the header's 'play' field is an object with 'seats' and 'seed'")
+    seats = obj["seats"]
+    if (
+        not isinstance(seats, list)
+        or len(seats) != rules.players
+        or not all(isinstance(seat, str) and seat for seat in seats)
+    ):
+        raise RecordError(
+            number,
+            f"the header's 'play' seats are a list of {rules.players} names, "
+            "one for each player of the rules",
+        )
+    seed = obj["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise RecordError(number, "the header's 'play' seed is an integer from 0 to 2**64 - 1")
+    return PlaySetup(tuple(seats), seed)
+
+
+def _header(number: int, obj: dict[str, Any]) -> RecordHeader:
     if obj.get("record") != "cantstop":
         raise RecordError(number, 'the first line must be the header {"record": "cantstop", ...}')
     extra = obj.keys() - _HEADER_KEYS
@@ -206,7 +291,8 @@ def _header(number: int, obj: dict[str, Any]) -> tuple[Rules, int]:
         new_game(rules, first)
     except CantStopError as exc:
         raise RecordError(number, f"bad first_player: {exc}") from None
-    return rules, first
+    play = _check_play(number, obj["play"], rules) if "play" in obj else None
+    return RecordHeader(rules, first, play)
 
 
 def _action_line(number: int, obj: dict[str, Any]) -> RecordLine:
@@ -233,19 +319,36 @@ def _action_line(number: int, obj: dict[str, Any]) -> RecordLine:
     return RecordLine(number, action, state, bust, None if moves is None else tuple(moves))
 
 
-def iter_record(file: TextIO) -> tuple[Rules, int, Iterator[RecordLine]]:
-    """Read the header of ``file`` and return the rules, first player and the lines to come.
+def read_header(file: TextIO) -> tuple[RecordHeader, Iterator[RecordLine]]:
+    """Read the header of ``file``; return it and the action lines to come.
 
     The lines are read lazily, as the iterator is consumed.  A malformed line
     raises :class:`RecordError` with its line number when it is reached.
+
+    >>> import io
+    >>> text = '{"record":"cantstop","version":1,"rules":{},"play":{"seats":["human","rule28"],'
+    >>> text += '"seed":7}}'
+    >>> header, lines = read_header(io.StringIO(text))
+    >>> header.play, header.rules.players, list(lines)
+    (PlaySetup(seats=('human', 'rule28'), seed=7), 2, [])
     """
     lines = _lines(file)
     try:
         number, header = next(lines)
     except StopIteration:
         raise RecordError(1, "the record is empty: it needs a header line") from None
-    rules, first = _header(number, header)
-    return rules, first, (_action_line(n, obj) for n, obj in lines)
+    return _header(number, header), (_action_line(n, obj) for n, obj in lines)
+
+
+def iter_record(file: TextIO) -> tuple[Rules, int, Iterator[RecordLine]]:
+    """Read the header of ``file`` and return the rules, first player and the lines to come.
+
+    The lines are read lazily, as the iterator is consumed.  A malformed line
+    raises :class:`RecordError` with its line number when it is reached.
+    :func:`read_header` also gives the header's ``play`` field.
+    """
+    header, lines = read_header(file)
+    return header.rules, header.first_player, lines
 
 
 def read_record(file: TextIO) -> tuple[Rules, int, Iterator[tuple[int, Action]]]:

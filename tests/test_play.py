@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 import os
 import pty
-import random
 import re
 import select
+import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -15,140 +16,184 @@ from pathlib import Path
 
 import pytest
 
-from cantstop import Phase, Rules, State, Variant, new_game, parse_state
+from cantstop import Move, Phase, Rules, State, Variant, format_state, new_game, parse_state
 from cantstop.cli import main
 from cantstop.conformance.verify import verify_record
-from cantstop.play import Console, draw_board, play
+from cantstop.play import Console, draw_board, games_folder, play, read_move
 from cantstop.players import Rule28Player
-from cantstop.record import RecordWriter, replay_record
+from cantstop.record import PlaySetup, RecordWriter, read_header, replay_record
+from cantstop.text import render_board
+from tests.independent import move_result, read_state, whole_roll_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\033\[[0-9;]*m")
 
+#: Dice 1 3 4 6 with the markers on 2 and 3: the pairings make 4 and 10, 5 and 9, and 7 and 7,
+#: and one marker is left, so the choices are 4, 5, 7+7, 9 and 10 (R5.3, R6.2, R7.1).
+FIVE_CHOICES = "-/- 2:1,3:1 0c1346"
 
-def _human_game(answers: str, path: Path, seed: int = 3) -> tuple[State, str]:
+
+def _session(state: State | str, answers: str, seed: int = 1) -> tuple[State, str]:
+    """Play from ``state`` as player 0 (human) against the Rule of 28; return the end and output."""
     out = io.StringIO()
-    rules = Rules()
-    with path.open("w", encoding="utf-8") as file:
-        writer = RecordWriter(file, rules)
-        final = play(
-            new_game(rules),
-            [None, Rule28Player()],
-            random.Random(seed),
-            Console(io.StringIO(answers), out, color=False),
-            writer,
-        )
+    start = parse_state(state) if isinstance(state, str) else state
+    final = play(start, [None, Rule28Player()], seed, Console(io.StringIO(answers), out))
     return final, out.getvalue()
 
 
+def _play(
+    argv: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    text: str = "",
+) -> tuple[int, str, str]:
+    """Run ``cantstop play ARGV`` with ``text`` as its input; return status, stdout, stderr."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    status = main(["play", *argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+# -- Input that cannot be misread ------------------------------------------------------------
+
+
+def test_the_choices_are_keyed_by_letters() -> None:
+    """The five choices are listed a) to e), which no column number can be mistaken for."""
+    _, out = _session(FIVE_CHOICES, "q\n")
+    assert "a) 4  b) 5  c) 7+7  d) 9  e) 10" in out
+    assert "your move [a-e]:" in out
+
+
+def test_a_number_is_a_column_never_a_place_in_the_list() -> None:
+    """Typing 4 among the choices 4, 5, 7+7, 9, 10 plays column 4, not the fourth choice."""
+    final, _ = _session(FIVE_CHOICES, "4\nq\n")
+    assert final.markers == {2: 1, 3: 1, 4: 1}
+    final, _ = _session(FIVE_CHOICES, "d\nq\n")
+    assert final.markers == {2: 1, 3: 1, 9: 1}
+
+
+@pytest.mark.parametrize("answer", ["7+10", "10+7", "7 10", "10 7", " 7 + 10 ", "10,7", "A", "a"])
+def test_a_move_is_read_in_any_order_and_spacing(answer: str) -> None:
+    """``7+10``, ``10+7``, ``7 10`` and the letter all play the same move."""
+    final, _ = _session("-/- - 0c3455", f"{answer}\nq\n")
+    assert final.markers == {7: 1, 10: 1}
+
+
+def test_read_move_explains_each_mistake() -> None:
+    """Every answer that names no choice gets a message that says why."""
+    moves = parse_state(FIVE_CHOICES).legal_moves()
+    assert read_move("13", moves) == "13 is not a column: the sum of two dice is 2 to 12"
+    assert read_move("0", moves) == "0 is not a column: the sum of two dice is 2 to 12"
+    assert str(read_move("9" * 5000, moves)).startswith("999999 is not a column")
+    assert read_move("4 5 6", moves) == "'4 5 6' names 3 sums; a move plays one or two (rule R4.3)"
+    assert read_move("4+10", moves) == (
+        "4+10 is not a choice with these dice; the choices are a) 4  b) 5  c) 7+7  d) 9  e) 10"
+    )
+    assert str(read_move("f", moves)).startswith("'f' is not a choice: type a letter from a to e")
+    assert read_move("7+7", moves) == Move((7, 7))
+
+
 def test_typos_get_clear_messages_and_the_game_goes_on(tmp_path: Path) -> None:
-    # Seed 3 rolls 2 3 3 4 first (choices 5+7, 6+6), then 2 4 4 4 (choices 6, 8).
-    final, out = _human_game("0\n1\nmaybe\nr\nxyz\n9\n7+7\n2\ns\nq\n", tmp_path / "g.jsonl")
-    assert "1) 5+7   2) 6+6" in out
-    assert "'0' is not a choice: type a number from 1 to 2" in out
-    assert "'maybe' is not a choice: type r to roll again, s to stop, q to quit" in out
-    assert "'xyz' is not a choice" in out
-    assert "9 is not legal with these dice; the choices are 6, 8" in out
-    assert "7+7 is not legal with these dice" in out
-    assert "game left unfinished" in out
-    assert final.phase is not Phase.OVER
-    # Player 0 played 5+7 then 8, and stopped: squares on 5, 7 and 8.
-    assert dict(final.squares[0]) == {5: 1, 7: 1, 8: 1}
-    assert replay_record(tmp_path / "g.jsonl") == final
+    """Mistakes at either prompt are answered, and the game and its record go on."""
+    path = tmp_path / "g.jsonl"
+    rules = Rules()
+    start = parse_state(FIVE_CHOICES)
+    out = io.StringIO()
+    answers = "0\nxyz\n4+10\ne\nmaybe\ns\nq\n"
+    with path.open("w", encoding="utf-8") as file:
+        writer = RecordWriter(file, rules)
+        final = play(start, [None, Rule28Player()], 3, Console(io.StringIO(answers), out), writer)
+    text = out.getvalue()
+    assert "0 is not a column" in text
+    assert "'xyz' is not a choice: type a letter from a to e" in text
+    assert "4+10 is not a choice with these dice" in text
+    assert "'maybe' is not a choice: type r to roll again, s to stop, help for the commands" in text
+    assert "game left unfinished" in text
+    # Player 0 played 10 and stopped: squares on 2, 3 and 10.
+    assert dict(final.squares[0]) == {2: 1, 3: 1, 10: 1}
 
 
-def test_bust_odds_are_shown_before_each_decision(tmp_path: Path) -> None:
-    _, out = _human_game("1\nr\n2\ns\nq\n", tmp_path / "g.jsonl")
-    # After 5+7 two markers are free, so nothing busts; after 8 as well (one free).
+@pytest.mark.parametrize("answer", ["help", "?"])
+def test_help_lists_the_commands_at_both_prompts(answer: str) -> None:
+    """``help`` and ``?`` list the commands, at a choice of moves and before a roll."""
+    _, out = _session(FIVE_CHOICES, f"{answer}\nq\n")
+    assert "commands:" in out
+    for command in ("a to e", "7+10, 10 7", "odds", "board", "help, ?", "q "):
+        assert command in out
+    _, out = _session("-/- 7:1 0d", f"{answer}\nq\n")
+    for command in ("r, roll", "s, stop", "odds", "board", "help, ?", "q "):
+        assert command in out
+
+
+def test_odds_gives_the_bust_chance_after_each_choice() -> None:
+    """``odds`` at a choice: for each move, the rolls of 1296 that bust after it, counted apart."""
+    _, out = _session(FIVE_CHOICES, "odds\nq\n")
+    lines = [line.strip() for line in out.splitlines() if "of the 1296 rolls" in line]
+    position = read_state(FIVE_CHOICES)
+    for key, sums, text in [
+        ("a", (4,), "4"),
+        ("b", (5,), "5"),
+        ("c", (7, 7), "7+7"),
+        ("d", (9,), "9"),
+        ("e", (10,), "10"),
+    ]:
+        # The independent implementation counts the busting rolls of the state after the move.
+        busts = whole_roll_counts(read_state(move_result(position, sums)))[1]
+        assert busts > 0  # three markers placed: some rolls bust
+        line = next(line for line in lines if line.startswith(f"{key}) {text} "))
+        assert line.endswith(f"{busts} of the 1296 rolls ({busts / 1296:.1%})")
+
+
+def test_bust_odds_are_shown_before_each_decision() -> None:
+    """Before rolling again, the exact chance of busting is shown (independently counted)."""
+    _, out = _session("-/- 2:1,3:1,4:1 0d", "q\n")
+    busts = whole_roll_counts(read_state("-/- 2:1,3:1,4:1 0d"))[1]
+    assert f"chance of busting on the next roll: {busts} of the 1296 rolls" in out
+    _, out = _session("-/- 7:1 0d", "q\n")
     assert "no roll can bust now" in out
-    # Three markers on 5, 7, 8: a roll busts when no pairing makes 5, 7 or 8.
-    lines = [line for line in out.splitlines() if "chance of busting" in line]
-    assert lines, out
 
 
-def test_end_of_input_saves_and_stops(tmp_path: Path) -> None:
-    final, out = _human_game("", tmp_path / "g.jsonl")
+def test_end_of_input_leaves_the_game_unfinished() -> None:
+    final, out = _session("-/- - 0c3455", "")
     assert "game left unfinished" in out
     assert final.phase is Phase.CHOOSE
-    assert replay_record(tmp_path / "g.jsonl") == final
 
 
 def test_variant_b_forbidden_stop_is_explained() -> None:
-    state = parse_state("-/7:3 7:3 0d B")
-    out = io.StringIO()
-    play(state, [None, Rule28Player()], random.Random(1), Console(io.StringIO("s\nq\n"), out))
-    assert "(rule R14.2): roll again" in out.getvalue()
+    _, out = _session("-/7:3 7:3 0d B", "s\nq\n")
+    assert "(rule R14.2): roll again" in out
 
 
-def test_built_in_players_finish_a_game_and_the_record_verifies(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "bots.jsonl"
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert (
-        main(["play", "--players", "rule28,greedy,random", "--seed", "2", "--record", str(path)])
-        == 0
-    )
-    out = capsys.readouterr().out
-    assert "wins!" in out
-    assert "\033[" not in out  # not a terminal: no colour
-    final = replay_record(path)
-    assert final.phase is Phase.OVER
-    assert f"player {final.winner} (" in out
-    assert verify_record(path, io.StringIO()) == 0
+# -- The board ---------------------------------------------------------------------------------
 
 
-def test_resume_continues_the_record(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "g.jsonl"
-    before, _ = _human_game("1\nr\n2\ns\nq\n", path)
-    lines_before = path.read_text().splitlines()
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["play", "--resume", str(path), "--players", "rule28,rule28", "--seed", "5"]) == 0
-    out = capsys.readouterr().out
-    assert f"resuming {path}" in out
-    assert "wins!" in out
-    after = replay_record(path)
-    assert after.phase is Phase.OVER
-    lines_after = path.read_text().splitlines()
-    assert lines_after[: len(lines_before)] == lines_before
-    assert len(lines_after) > len(lines_before)
-    # Replaying the old prefix gives the state the first session ended in.
-    prefix = tmp_path / "prefix.jsonl"
-    prefix.write_text("\n".join(lines_before) + "\n")
-    assert replay_record(prefix) == before
+def _assert_aligned(lines: list[str]) -> None:
+    """Every mark on a board line starts where its column's number starts in the header."""
+    header, *rows = lines
+    starts = {m.start() for m in re.finditer(r"\d+", header)}
+    for row in rows:
+        for mark in re.finditer(r"\S+", row[3:]):
+            assert mark.start() + 3 in starts, (row, sorted(starts))
 
 
-def test_resume_of_a_finished_game_says_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "done.jsonl"
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    assert main(["play", "--players", "rule28,rule28", "--seed", "4", "--record", str(path)]) == 0
-    winner = replay_record(path).winner
-    capsys.readouterr()
-    assert main(["play", "--resume", str(path)]) == 0
-    assert f"this game is over: player {winner} won" in capsys.readouterr().out
+def test_board_stays_aligned_with_four_players_on_one_space() -> None:
+    """Four players' squares and a marker on one space do not push the columns out of line."""
+    state = parse_state("7:3,8:4/6:1,7:4/7:4/7:4,12:1 7:4,8:5 0d")
+    board = render_board(state).splitlines()
+    assert any("123^" in line for line in board)
+    _assert_aligned(board[: 1 + 13])
+    coloured = draw_board(state, Console(io.StringIO(), io.StringIO(), color=True))
+    _assert_aligned(ANSI.sub("", coloured).splitlines()[: 1 + 13])
 
 
-def test_resume_of_a_bad_record_is_a_clear_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "bad.jsonl"
-    path.write_text("not json\n")
-    assert main(["play", "--resume", str(path)]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith(f"cantstop play: {path}: ")
-    assert "Traceback" not in err
-    assert main(["play", "--resume", str(tmp_path / "missing.jsonl")]) == 2
-    assert "no such record" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("players", ["human,robot", "", "human,human,human,human,human"])
-def test_bad_seats_are_rejected(players: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--players", players]) == 2
-    assert "--players takes 1 to 4 of human, random, greedy, rule28" in capsys.readouterr().err
+def test_board_has_a_legend_and_the_position_in_notation() -> None:
+    """The drawing ends with a legend and the state in notation, which reads back as the state."""
+    for text in ("-/- - 0r", "7:2/7:3 8:1 1d", "2:3/- 7:4 1c1122", "2:3,3:5,4:7/- - 0x"):
+        state = parse_state(text)
+        lines = draw_board(state, Console(io.StringIO(), io.StringIO())).splitlines()
+        assert lines[-2].startswith("legend: 0 1 squares of players 0 and 1, ^ neutral marker")
+        assert lines[-1].startswith("position: ")
+        assert parse_state(lines[-1].removeprefix("position: ")) == state
 
 
 def test_board_colours_only_when_asked() -> None:
@@ -163,9 +208,375 @@ def test_board_colours_only_when_asked() -> None:
 
 def test_board_shows_won_columns() -> None:
     state = new_game(Rules(players=2, variant=Variant.A))
-    assert "*" not in draw_board(state, Console(io.StringIO(), io.StringIO()))
+    assert "*" not in draw_board(state, Console(io.StringIO(), io.StringIO())).split("legend")[0]
     won = parse_state("2:3/- - 1r")
-    assert draw_board(won, Console(io.StringIO(), io.StringIO())).splitlines()[-1].strip() == "*0"
+    lines = draw_board(won, Console(io.StringIO(), io.StringIO())).splitlines()
+    assert lines[-3].strip() == "*0"
+
+
+# -- The record: seats, rules, seed, and never losing a game -----------------------------------
+
+
+def test_the_record_holds_the_seats_the_rules_and_the_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The header of a new game's record says who sits where, the rules and the seed."""
+    path = tmp_path / "g.jsonl"
+    argv = ["--players", "human,greedy,rule28", "--seed", "77", "--variant", "A"]
+    argv += ["--columns-to-win", "2", "--first-player", "2", "--record", str(path)]
+    status, out, _ = _play(argv, monkeypatch, capsys)
+    assert status == 0
+    assert f"game record: {path} (seed 77)" in out
+    with path.open(encoding="utf-8") as file:
+        header, _lines = read_header(file)
+    assert header.play == PlaySetup(("human", "greedy", "rule28"), 77)
+    assert header.rules == Rules(players=3, columns_to_win=2, variant=Variant.A)
+    assert header.first_player == 2
+    assert verify_record(path, io.StringIO()) == 0
+
+
+def _bot_game(
+    path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> list[str]:
+    """Play a whole game of the random player against the Rule of 28 into ``path``."""
+    argv = ["--players", "random,rule28", "--seed", "8", "--record", str(path)]
+    assert _play(argv, monkeypatch, capsys)[0] == 0
+    return path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def test_resume_restores_the_seats_and_the_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game stopped anywhere and resumed ends exactly as the game played in one go."""
+    whole = _bot_game(tmp_path / "whole.jsonl", monkeypatch, capsys)
+    assert replay_record(tmp_path / "whole.jsonl").phase is Phase.OVER
+    for cut in (2, 7, len(whole) // 2, len(whole) - 1):
+        part = tmp_path / f"part{cut}.jsonl"
+        part.write_text("".join(whole[:cut]), encoding="utf-8")
+        status, out, err = _play(["--resume", str(part)], monkeypatch, capsys)
+        assert (status, err) == (0, "")
+        assert f"resuming {part}: {cut - 1} actions; seats 0 random, 1 rule28; seed 8" in out
+        assert part.read_text(encoding="utf-8") == "".join(whole)
+
+
+def test_resume_of_you_against_the_rule_of_28_keeps_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The person's game against the Rule of 28 comes back with the Rule of 28 in its seat."""
+    path = tmp_path / "g.jsonl"
+    status, _, _ = _play(["--record", str(path), "--seed", "5"], monkeypatch, capsys, "a\ns\n")
+    assert status == 0
+    status, out, _ = _play(["--resume", str(path)], monkeypatch, capsys, "a\ns\nq\n")
+    assert status == 0
+    assert "seats 0 human, 1 rule28; seed 5" in out
+    assert "rule28 plays " in out
+    assert "player 1 (rule28) to play" in out
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        (["--players", "human,human"], "--players human,human: the record seats human,rule28"),
+        (["--seed", "6"], "--seed 6: the game's seed is 5"),
+        (["--variant", "B"], "--variant B: the game is played under standard rules"),
+        (["--columns-to-win", "2"], "--columns-to-win 2: the game is played to 3 columns"),
+        (["--first-player", "1"], "--first-player 1: the game was begun by player 0"),
+        (["--record", "other.jsonl"], "--record names the file of a new game"),
+    ],
+)
+def test_resume_refuses_options_that_contradict_the_record(
+    options: list[str],
+    reason: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An option that the record contradicts is refused, with the reason; nothing changes."""
+    path = tmp_path / "g.jsonl"
+    assert _play(["--record", str(path), "--seed", "5"], monkeypatch, capsys, "a\n")[0] == 0
+    before = path.read_bytes()
+    status, _, err = _play(["--resume", str(path), *options], monkeypatch, capsys)
+    assert status == 2
+    assert err.count("\n") == 1
+    assert err.startswith(f"cantstop play: error: the record {path} says otherwise: ")
+    assert reason in err
+    assert path.read_bytes() == before
+
+
+def test_resume_accepts_options_that_agree_with_the_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "g.jsonl"
+    assert _play(["--record", str(path), "--seed", "5"], monkeypatch, capsys, "a\n")[0] == 0
+    agree = ["--seed", "5", "--players", "human,rule28", "--first-player", "0"]
+    agree += ["--columns-to-win", "3"]
+    status, out, _ = _play(["--resume", str(path), *agree], monkeypatch, capsys)
+    assert status == 0
+    assert "resuming" in out
+
+
+def test_resume_of_a_record_without_seats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record from before the play field: seats from --players, and from then on kept."""
+    old = (
+        '{"record":"cantstop","version":1,"rules":{},"first_player":0}\n'
+        '{"action":{"type":"roll","dice":[3,4,5,5]}}\n'
+    )
+    path = tmp_path / "old.jsonl"
+    path.write_text(old, encoding="utf-8")
+    status, out, _ = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 0
+    assert "the record does not say who plays: 2 human seats (see --players)" in out
+    path.write_text(old, encoding="utf-8")
+    argv = ["--resume", str(path), "--players", "human,greedy", "--seed", "4"]
+    assert _play(argv, monkeypatch, capsys)[0] == 0
+    with path.open(encoding="utf-8") as file:
+        assert read_header(file)[0].play == PlaySetup(("human", "greedy"), 4)
+    status, out, _ = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 0
+    assert "seats 0 human, 1 greedy; seed 4" in out
+
+
+def test_the_exit_hint_is_the_exact_command_that_continues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command printed on leaving, run as it is, continues the same game."""
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    path = folder / "it's mine.jsonl"
+    status, out, _ = _play(["--record", str(path), "--seed", "5"], monkeypatch, capsys, "a\nq\n")
+    assert status == 0
+    hint = out.strip().splitlines()[-1]
+    assert hint.startswith("the game is saved; continue it with: ")
+    argv = shlex.split(hint.split(": ", 1)[1])
+    assert argv[:3] == ["cantstop", "play", "--resume"]
+    assert Path(argv[3]) == path
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(argv[1:]) == 0
+    assert f"resuming {path}: 2 actions" in capsys.readouterr().out
+
+
+def test_record_refuses_to_replace_an_existing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--record`` of a file that exists is refused unless ``--force``; the file is kept."""
+    path = tmp_path / "done.jsonl"
+    whole = _bot_game(path, monkeypatch, capsys)
+    status, _, err = _play(["--record", str(path)], monkeypatch, capsys)
+    assert status == 2
+    assert err == (
+        f"cantstop play: error: {path} exists; give --force to replace it, or continue its "
+        f"game with: cantstop play --resume {shlex.quote(str(path))}\n"
+    )
+    assert path.read_text(encoding="utf-8") == "".join(whole)
+    status, _, _ = _play(["--record", str(path), "--force"], monkeypatch, capsys)
+    assert status == 0
+    assert path.read_text(encoding="utf-8") != "".join(whole)
+
+
+def test_a_game_without_record_is_kept_in_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without ``--record`` the game goes to $XDG_DATA_HOME/cantstop/games, not the cwd."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    status, out, _ = _play(["--players", "rule28,rule28", "--seed", "3"], monkeypatch, capsys)
+    assert status == 0
+    assert list(here.iterdir()) == []
+    (saved,) = (tmp_path / "data" / "cantstop" / "games").iterdir()
+    assert saved.name.startswith("game-")
+    assert f"game record: {saved} (seed 3)" in out
+    assert replay_record(saved).phase is Phase.OVER
+    # A second game in the same second gets a name of its own.
+    assert _play(["--players", "rule28", "--seed", "3"], monkeypatch, capsys)[0] == 0
+    assert len(list((tmp_path / "data" / "cantstop" / "games").iterdir())) == 2
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG convention")
+def test_games_folder_follows_the_xdg_convention(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", "/srv/data")
+    assert games_folder() == Path("/srv/data/cantstop/games")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert games_folder() == tmp_path / ".local/share/cantstop/games"
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")  # ignored, as the convention says
+    assert games_folder() == tmp_path / ".local/share/cantstop/games"
+
+
+def test_a_torn_last_line_is_dropped_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line cut short by a kill is dropped on resume; the lines before it are all kept."""
+    whole = _bot_game(tmp_path / "whole.jsonl", monkeypatch, capsys)
+    path = tmp_path / "torn.jsonl"
+    cut = len(whole) // 2
+    path.write_text("".join(whole[:cut]) + whole[cut][: len(whole[cut]) // 2], encoding="utf-8")
+    status, _, err = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 0
+    assert err.startswith(f"cantstop play: warning: the last line of {path} was cut short")
+    assert f"the {cut - 1} actions before it are kept" in err
+    assert path.read_text(encoding="utf-8") == "".join(whole)
+
+
+def test_a_bad_line_before_the_end_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a torn last line is forgiven: a broken line further up stops the resume."""
+    whole = _bot_game(tmp_path / "whole.jsonl", monkeypatch, capsys)
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(whole[:3]) + whole[3][:20] + "\n" + "".join(whole[4:]))
+    status, _, err = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 1
+    assert err.startswith(f"cantstop play: {path}: line 4: not valid JSON")
+    assert "Traceback" not in err
+
+
+class _Watched(io.StringIO):
+    """Answers that, before each is given, note the lines on the disk and the lines synced."""
+
+    def __init__(self, answers: str, path: Path, synced: list[int], seen: list[tuple[int, int]]):
+        super().__init__(answers)
+        self.path, self.synced, self.seen = path, synced, seen
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        lines = len(self.path.read_text(encoding="utf-8").splitlines())
+        self.seen.append((lines, self.synced[-1]))
+        return super().readline()
+
+
+def test_every_action_is_on_the_disk_before_the_next_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At each prompt, every line written so far has been flushed and synced (os.fsync)."""
+    path = tmp_path / "g.jsonl"
+    synced = [0]  # the number of lines in the file at each os.fsync
+    real_fsync = os.fsync
+
+    def noting_fsync(fd: int) -> None:
+        real_fsync(fd)
+        if path.exists():
+            synced.append(len(path.read_text(encoding="utf-8").splitlines()))
+
+    monkeypatch.setattr(os, "fsync", noting_fsync)
+    seen: list[tuple[int, int]] = []
+    monkeypatch.setattr(sys, "stdin", _Watched("a\nr\na\ns\nq\n", path, synced, seen))
+    assert main(["play", "--seed", "2", "--record", str(path)]) == 0
+    capsys.readouterr()
+    assert len(seen) >= 4
+    for on_disk, in_last_sync in seen:
+        assert on_disk >= 2  # the header and the first roll are there before the first prompt
+        assert in_last_sync == on_disk
+
+
+def test_ctrl_c_saves_the_game_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Interrupting(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+            raise KeyboardInterrupt
+
+    path = tmp_path / "g.jsonl"
+    monkeypatch.setattr(sys, "stdin", Interrupting())
+    assert main(["play", "--seed", "2", "--record", str(path)]) == 130
+    out = capsys.readouterr().out
+    assert "game interrupted and saved; continue it with: cantstop play --resume" in out
+    assert replay_record(path).phase is Phase.CHOOSE
+
+
+# -- Resume ------------------------------------------------------------------------------------
+
+
+def test_resume_draws_the_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A resumed game shows the board and the position before the first question."""
+    path = tmp_path / "g.jsonl"
+    assert _play(["--record", str(path), "--seed", "5"], monkeypatch, capsys, "a\n")[0] == 0
+    state = replay_record(path)
+    assert state.phase is Phase.DECIDE
+    status, out, _ = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 0
+    before_prompt = out.split("roll again or stop?")[0]
+    assert "legend: " in before_prompt
+    assert f"position: {format_state(state)}" in before_prompt
+
+
+def test_resume_of_a_finished_game_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "done.jsonl"
+    whole = _bot_game(path, monkeypatch, capsys)
+    final = replay_record(path)
+    status, out, _ = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 0
+    assert f"this game is over: player {final.winner} (" in out
+    assert f"position: {format_state(final)}" in out
+    assert path.read_text(encoding="utf-8") == "".join(whole)
+
+
+def test_resume_of_a_bad_record_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("not json\n")
+    status, _, err = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 1
+    assert err.startswith(f"cantstop play: {path}: ")
+    assert "Traceback" not in err
+    status, _, err = _play(["--resume", str(tmp_path / "missing.jsonl")], monkeypatch, capsys)
+    assert status == 2
+    assert "no such record" in err
+
+
+# -- Whole sessions: a kill, and a pseudo-terminal ---------------------------------------------
+
+
+def _read_until(stream: int, marker: bytes, timeout: float = 30) -> bytes:
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while marker not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.5)
+        if ready:
+            chunk = os.read(stream, 4096)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def test_a_game_killed_at_a_prompt_resumes_with_every_action(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Kill -9 at a prompt loses nothing: the record verifies and the game goes on from there."""
+    path = tmp_path / "g.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cantstop", "play", "--seed", "5", "--record", str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    with proc, proc.stdin, proc.stdout:
+        out = _read_until(proc.stdout.fileno(), b"your move")
+        proc.stdin.write(b"a\n")
+        proc.stdin.flush()
+        out += _read_until(proc.stdout.fileno(), b"roll again or stop?")
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert b"roll again or stop?" in out
+    state = replay_record(path)
+    assert state.phase is Phase.DECIDE  # the roll and the move are both there
+    status, out_text, _ = _play(["--resume", str(path)], monkeypatch, capsys, "s\nq\n")
+    assert status == 0
+    assert "resuming" in out_text
+    assert replay_record(path).squares[0] == state.markers
 
 
 def _pty_session(env: dict[str, str], answers: list[str], record: Path) -> str:
@@ -213,14 +624,14 @@ def clean_env() -> dict[str, str]:
 
 
 def test_pty_game_is_coloured(tmp_path: Path, clean_env: dict[str, str]) -> None:
-    out = _pty_session(clean_env, ["1", "r", "oops", "2", "s", "q"], tmp_path / "g.jsonl")
+    out = _pty_session(clean_env, ["oops", "a", "s", "q"], tmp_path / "g.jsonl")
     assert "\033[31m0" in out  # player 0's squares in red once they stopped
     assert "'oops' is not a choice" in out
     assert "the game is saved; continue it with: cantstop play --resume" in out
-    assert replay_record(tmp_path / "g.jsonl").squares[0] == {5: 1, 7: 1, 8: 1}
+    assert replay_record(tmp_path / "g.jsonl").squares[0]
 
 
 def test_pty_game_respects_no_color(tmp_path: Path, clean_env: dict[str, str]) -> None:
-    out = _pty_session({**clean_env, "NO_COLOR": "1"}, ["1", "s", "q"], tmp_path / "g.jsonl")
+    out = _pty_session({**clean_env, "NO_COLOR": "1"}, ["a", "s", "q"], tmp_path / "g.jsonl")
     assert "\033[" not in out
     assert "player 1 (rule28) to play" in out

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import random
+import select
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -117,6 +124,76 @@ def test_simulate_rejects_bad_players(players: str, capsys: pytest.CaptureFixtur
     assert "--players takes 1 to 4 of random, greedy, rule28" in err
 
 
-def test_simulate_rejects_a_bad_game_count(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--games", "0"]) == 2
-    assert "--games must be at least 1" in capsys.readouterr().err
+@pytest.mark.parametrize("games", ["0", "-1", "1000001", "ten"])
+def test_simulate_rejects_a_bad_game_count(games: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", games]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "cantstop simulate: error: argument --games: takes a whole number from 1 to "
+        f"1,000,000, not {games!r} (see cantstop simulate --help)\n"
+    )
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_results_are_the_same_under_every_start_method(method: str) -> None:
+    """Workers started by fork or by spawn (the default on macOS and Windows) agree."""
+    one = simulate(["rule28", "random"], games=12, seed=3, processes=1)
+    two = simulate(["rule28", "random"], games=12, seed=3, processes=2, start_method=method)
+    assert two.results == one.results
+
+
+def _read_until(stream: int, marker: bytes, timeout: float = 60) -> bytes:
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while marker not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.2)
+        if ready:
+            chunk = os.read(stream, 4096)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def _group_ends(group: int, within: float) -> bool:
+    """Wait until no process of ``group`` is left; return whether that happened in time."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_ctrl_c_ends_the_run_with_130_and_no_traceback(method: str) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops every process."""
+    code = (
+        f"import multiprocessing, sys; multiprocessing.set_start_method({method!r}); "
+        "from cantstop.cli import main; "
+        "sys.exit(main(['simulate', '--games', '2000', '--processes', '2', '--progress']))"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None
+    try:
+        err = _read_until(proc.stderr.fileno(), b" games")  # the workers are playing
+        os.killpg(proc.pid, signal.SIGINT)
+        out, rest = proc.communicate(timeout=30)
+        gone = _group_ends(proc.pid, within=10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # whatever a failed run left behind
+        proc.communicate()
+    err += rest
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err
+    assert b"KeyboardInterrupt" not in err
+    assert out == b""
+    assert gone, "worker processes outlived the interrupted run"

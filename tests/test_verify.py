@@ -178,12 +178,12 @@ def test_the_examples_of_the_record_format_verify(
 ) -> None:
     """The records shown in ``spec/record.md`` are valid, and the tampering it shows fails so."""
     blocks = _record_md_blocks()
-    assert len(blocks) == 2
+    assert len(blocks) == 3  # the header, a header with the optional play field, a game
     for index, block in enumerate(blocks):
         path = tmp_path / f"record{index}.jsonl"
         path.write_text("\n".join(block) + "\n", encoding="utf-8")
         assert run_verify(path, capsys)[0] == 0
-    game = blocks[1]
+    game = blocks[2]
     path = tmp_path / "GAME.jsonl"
     path.write_text(
         "\n".join([game[0], '{"action":{"type":"roll","dice":[1,1,1,1]}}', *game[2:]]) + "\n",
