@@ -349,8 +349,10 @@ def _step(text: str) -> str:
     return f'<div class="cs-step"><code>{html.escape(text)}</code></div>'
 
 
-def _arrow() -> str:
-    return '<div class="cs-arrow" aria-hidden="true">&#x2192;</div>'
+def _transition(shown: str) -> str:
+    """Return an action (a roll's dice or a move) over an arrow to the next picture."""
+    arrow = '<div class="cs-arrow" aria-hidden="true">&#x2192;</div>'
+    return f'<div class="cs-transition">{shown}{arrow}</div>'
 
 
 def _literal(text: str) -> nodes.literal:
@@ -436,23 +438,21 @@ def _render(example: Example, failure: str | None) -> nodes.container:
         state: State | None = before
         pictures.append(_figure("Before" if actions else "The state", state_svg(before), "state"))
         for index, action in enumerate(actions):
-            pictures.append(_arrow())
+            # Each action stands over the arrow that leads to the next state,
+            # so that two boards and a roll fit on one line of the page.
             if isinstance(action, Roll):
-                pictures.append(
-                    _figure(f"Roll {format_action(action)}", dice_svg(action.dice), "dice")
-                )
+                shown = _figure(f"Roll {format_action(action)}", dice_svg(action.dice), "dice")
             else:
-                pictures.append(_step(format_action(action)))
+                shown = _step(format_action(action))
+            pictures.append(_transition(shown))
             last = index == len(actions) - 1
             if state is not None and not (last and error is not None):
                 state = state.apply(action) if failure is None else None
         if actions and error is None and state is not None:
             event = (example.get("events") or example.get("event") or "").split()
             caption = f"After ({event[-1]})" if event else "After"
-            pictures.append(_arrow())
             pictures.append(_figure(caption, state_svg(state), "state"))
         elif error is not None and actions:
-            pictures.append(_arrow())
             pictures.append(
                 f'<div class="cs-step cs-rejected">rejected<br/>rule {html.escape(error)}</div>'
             )
