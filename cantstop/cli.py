@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cantstop.simulate",
     "cantstop.odds",
     "cantstop.play",
+    "cantstop.explain",
 )
 
 
