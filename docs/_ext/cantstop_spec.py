@@ -186,7 +186,9 @@ class SpecExamples(SphinxTransform):
                 data["rules"][heading.group(1)] = docname
                 # An index entry with the rule's title, so that the search
                 # shows the rule's page first for its title words.
-                entry = addnodes.index(entries=[("single", title.astext(), anchor, "main", None)])
+                entry = addnodes.index(
+                    entries=[("single", _index_entry(spec, heading.group(1)), anchor, "main", None)]
+                )
                 section.insert(section.index(title) + 1, entry)
                 if heading.group(1) in citing:
                     _add_proofs(section, citing[heading.group(1)])
@@ -199,6 +201,20 @@ class SpecExamples(SphinxTransform):
                     (kind, value, target, "", key)
                     for kind, value, target, _, key in index["entries"]
                 ]
+
+
+def _index_entry(spec: Spec, rule_id: str) -> str:
+    """Return the index entry of a rule: its title, and its id if a chapter has that title.
+
+    Sphinx's search ranks an index entry higher the closer it is to the words
+    searched, so a rule whose title repeats a chapter's (R16.4 Won columns,
+    chapter R9 Won columns) gets its id added, and the chapter comes first.
+    """
+    title = spec.rules[rule_id].title
+    chapters = {r.title for r in spec.rules.values() if r.is_chapter}
+    if not spec.rules[rule_id].is_chapter and title in chapters:
+        return f"{title} ({rule_id})"
+    return title
 
 
 def _results_path(app: Sphinx) -> Path:
