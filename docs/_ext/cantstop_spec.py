@@ -381,7 +381,7 @@ def _resolve_rule_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
             page = proofs.get(anchor)
             if page is None:
                 logger.warning("the proofs table has no row %s on any page", anchor, location=ref)
-                ref.replace_self(nodes.Text(ref.astext()))
+                ref.replace_self(nodes.inline("", ref.astext(), classes=ref["classes"]))
                 continue
             uri = "" if page == docname else app.builder.get_relative_uri(docname, page)
             ref["refuri"] = f"{uri}#{anchor}"
@@ -392,7 +392,7 @@ def _resolve_rule_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
         target = rules.get(rule_id)
         if target is None:
             logger.warning("rule %s is not on any page of the site", rule_id, location=ref)
-            ref.replace_self(nodes.Text(rule_id))
+            ref.replace_self(nodes.inline("", rule_id, classes=ref["classes"]))
             continue
         uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
         ref["refuri"] = f"{uri}#{_anchor(rule_id)}"
