@@ -21,6 +21,7 @@ from cantstop.errors import (
     NotationError,
     RuleError,
 )
+from cantstop.explain import Explanation, Statement, explain
 from cantstop.game import Event, Perft, Phase, Play, State, Step, new_game, perft
 from cantstop.jsonform import (
     action_from_json,
@@ -44,6 +45,7 @@ __all__ = [
     "CantStopError",
     "ColumnMap",
     "Event",
+    "Explanation",
     "IllegalAction",
     "InvalidActionValue",
     "InvalidRules",
@@ -57,12 +59,14 @@ __all__ = [
     "RuleError",
     "Rules",
     "State",
+    "Statement",
     "Step",
     "Stop",
     "Variant",
     "__version__",
     "action_from_json",
     "action_to_json",
+    "explain",
     "format_action",
     "format_state",
     "new_game",

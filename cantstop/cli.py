@@ -53,6 +53,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cantstop.simulate",
     "cantstop.odds",
     "cantstop.play",
+    "cantstop.explain",
 )
 
 #: The exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.

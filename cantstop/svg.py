@@ -46,16 +46,27 @@ _MUTED = "#6b645a"
 _FONT = "font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif"
 _MONO = "font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace"
 
-_CELL_W = 30  # width of a space
-_PITCH = 36  # horizontal distance between two columns
+_CELL_W = 28  # width of a space
+_PITCH = 32  # horizontal distance between two columns
 _MAX_CELL_H = 22  # height of a space on a board whose tallest column fits
 _BOARD_H = 300  # the most height the spaces of one column may take
-_MARGIN = 16
-_HEADER = 48  # room above the mountain for the caption and notation
-_LABEL = 30  # room below the mountain for the column numbers
-_FOOTER = 40  # room for the legend and the dice
-_DIE = 28
+_MIN_WIDTH = 340  # the least width of the drawing area, so that the caption fits
+_MARGIN = 12
+_DIE = 26
 _DIE_GAP = 6
+
+# Text sizes, in user units.  A page shows a board at 300 CSS pixels wide or
+# more, about 0.8 of the drawing's width on the standard board, so the
+# smallest text (14) is still 11 pixels or more on the page.
+_CAPTION_SIZE = 17
+_NOTATION_SIZE = 14
+_LABEL_SIZE = 16
+_LEGEND_SIZE = 14
+_MONO_ADVANCE = 0.6  # the width of a monospace character, as a fraction of its size
+_NOTATION_LINE = 18  # distance between the baselines of two notation lines
+_LEGEND_ROW = 22
+_PLAYER_ENTRY = 92  # width of one player's entry in the legend
+_MARKER_ENTRY = 76  # width of the marker's entry in the legend
 
 # Pip positions on a die, as fractions of its side.
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -174,26 +185,35 @@ def state_svg(state: State, *, dice: bool = True) -> str:
     shown_dice = state.dice if dice and state.dice is not None else None
     players = state.rules.players
 
-    legend_w = players * 86 + 80
+    board_w = len(columns) * _PITCH - (_PITCH - _CELL_W)
+    inner = max(board_w, _MIN_WIDTH)
+    width = inner + 2 * _MARGIN
+    left = (width - board_w) / 2
+    notation = format_state(state)
+    lines = _wrap(notation, int(inner // (_NOTATION_SIZE * _MONO_ADVANCE)))
+    top = _MARGIN + 30 + _NOTATION_LINE * len(lines)  # the top edge of the mountain
+    base = top + mountain_h  # the bottom edge of space 1
+    legend = _legend_rows(players, inner)
+    legend_y = base + 38
     # Room for the dice is kept in every phase, so that the pictures of one
     # game before and after a roll have the same size and scale.
-    dice_w = 4 * _DIE + 3 * _DIE_GAP
-    board_w = len(columns) * _PITCH - (_PITCH - _CELL_W)
-    width = _MARGIN * 2 + max(board_w, legend_w + dice_w + 16, 300)
-    left = (width - board_w) / 2
-    base = _MARGIN + _HEADER + mountain_h  # the bottom edge of space 1
-    height = base + _LABEL + _FOOTER + _MARGIN
+    dice_y = legend_y + _LEGEND_ROW * len(legend) + 4
+    height = dice_y + _DIE + _MARGIN
 
-    notation = format_state(state)
     caption = _caption(state)
     body: list[str] = [
         f'<rect class="background" x="0" y="0" width="{_num(width)}" height="{_num(height)}" '
         f'rx="10" fill="{_PAPER}" stroke="#ddd3bf"/>',
-        f'<text x="{_MARGIN}" y="{_MARGIN + 14}" font-size="14" font-weight="600" '
-        f'fill="{_INK}" style="{_FONT}">{escape(caption)}</text>',
-        f'<text class="notation" x="{_MARGIN}" y="{_MARGIN + 32}" '
-        f'font-size="12" fill="{_MUTED}" style="{_MONO}">{escape(notation)}</text>',
+        f'<text class="caption" x="{_MARGIN}" y="{_MARGIN + _CAPTION_SIZE}" '
+        f'font-size="{_CAPTION_SIZE}" font-weight="600" fill="{_INK}" '
+        f'style="{_FONT}">{escape(caption)}</text>',
     ]
+    for index, line in enumerate(lines):
+        body.append(
+            f'<text class="notation" x="{_MARGIN}" '
+            f'y="{_MARGIN + _CAPTION_SIZE + 22 + index * _NOTATION_LINE}" '
+            f'font-size="{_NOTATION_SIZE}" fill="{_MUTED}" style="{_MONO}">{escape(line)}</text>'
+        )
 
     def space_y(space: int) -> float:
         """Return the top edge of ``space``."""
@@ -212,60 +232,103 @@ def state_svg(state: State, *, dice: bool = True) -> str:
         )
         inset = min(1.5, cell_h * 0.1)
         for space in range(1, height_c + 1):
-            top = space == height_c
+            top_space = space == height_c
             body.append(
                 f'<rect class="space" data-column="{column}" data-space="{space}" '
                 f'x="{_num(x)}" y="{_num(space_y(space) + inset)}" width="{_CELL_W}" '
                 f'height="{_num(cell_h - 2 * inset)}" rx="{_num(min(4, cell_h / 4))}" '
-                f'fill="{fill}" stroke="{_TOP_EDGE if top and owner is None else edge}" '
-                f'stroke-width="{1.4 if top else 0.8}"/>'
+                f'fill="{fill}" stroke="{_TOP_EDGE if top_space and owner is None else edge}" '
+                f'stroke-width="{1.4 if top_space else 0.8}"/>'
             )
         body.extend(_pieces(state, column, x, space_y, cell_h))
-        label_y = base + 16
+        label_y = base + 17
         circle_fill = "#ffffff" if owner is None else _colour(owner)
         text_fill = _INK if owner is None else "#ffffff"
         body.append(
-            f'<circle cx="{_num(x + _CELL_W / 2)}" cy="{_num(label_y)}" r="12" '
+            f'<circle cx="{_num(x + _CELL_W / 2)}" cy="{_num(label_y)}" r="13.5" '
             f'fill="{circle_fill}" stroke="{edge if owner is not None else _INK}" '
             f'stroke-width="1.2"/>'
         )
         body.append(
-            f'<text class="label" x="{_num(x + _CELL_W / 2)}" y="{_num(label_y + 4.5)}" '
-            f'font-size="12" font-weight="700" text-anchor="middle" fill="{text_fill}" '
-            f'style="{_FONT}">{column}</text>'
+            f'<text class="label" x="{_num(x + _CELL_W / 2)}" y="{_num(label_y + 5.5)}" '
+            f'font-size="{_LABEL_SIZE}" font-weight="700" text-anchor="middle" '
+            f'fill="{text_fill}" style="{_FONT}">{column}</text>'
         )
         body.append("</g>")
 
-    # The legend: one swatch per player, then the marker; the dice on the right.
-    legend_y = base + _LABEL + 12
-    x = float(_MARGIN)
-    for player in range(players):
-        colour = _colour(player)
-        bold = ' font-weight="700"' if player == state.player else ""
-        body.append(
-            f'<rect class="swatch" x="{_num(x)}" y="{_num(legend_y)}" width="12" height="12" '
-            f'rx="2" fill="{colour}"/>'
-        )
-        body.append(
-            f'<text x="{_num(x + 17)}" y="{_num(legend_y + 10.5)}" font-size="12"{bold} '
-            f'fill="{_INK}" style="{_FONT}">player {player}</text>'
-        )
-        x += 86
-    body.append(
-        f'<circle cx="{_num(x + 6)}" cy="{_num(legend_y + 6)}" r="6" fill="#ffffff" '
-        f'stroke="{_INK}" stroke-width="2"/>'
-    )
-    body.append(
-        f'<text x="{_num(x + 17)}" y="{_num(legend_y + 10.5)}" font-size="12" '
-        f'fill="{_INK}" style="{_FONT}">marker</text>'
-    )
+    # The legend: one swatch per player, then the marker, in rows; the dice below, on the right.
+    for row, entries in enumerate(legend):
+        y = legend_y + row * _LEGEND_ROW
+        x = float(_MARGIN)
+        for player in entries:
+            if player is None:
+                body.append(
+                    f'<circle cx="{_num(x + 6.5)}" cy="{_num(y + 6.5)}" r="6.5" fill="#ffffff" '
+                    f'stroke="{_INK}" stroke-width="2"/>'
+                )
+                body.append(
+                    f'<text class="legend" x="{_num(x + 19)}" y="{_num(y + 11.5)}" '
+                    f'font-size="{_LEGEND_SIZE}" fill="{_INK}" style="{_FONT}">marker</text>'
+                )
+                x += _MARKER_ENTRY
+                continue
+            bold = ' font-weight="700"' if player == state.player else ""
+            body.append(
+                f'<rect class="swatch" x="{_num(x)}" y="{_num(y)}" width="13" height="13" '
+                f'rx="2" fill="{_colour(player)}"/>'
+            )
+            body.append(
+                f'<text class="legend" x="{_num(x + 19)}" y="{_num(y + 11.5)}" '
+                f'font-size="{_LEGEND_SIZE}"{bold} fill="{_INK}" style="{_FONT}">'
+                f"player {player}</text>"
+            )
+            x += _PLAYER_ENTRY
     if shown_dice is not None:
-        dx = width - _MARGIN - dice_w
-        dy = legend_y + 6 - _DIE / 2
+        dx = width - _MARGIN - (4 * _DIE + 3 * _DIE_GAP)
         for index, value in enumerate(shown_dice):
-            body.extend(_die(dx + index * (_DIE + _DIE_GAP), dy, value))
+            body.extend(_die(dx + index * (_DIE + _DIE_GAP), dice_y, value))
 
     return _document("board", width, height, f"{caption}: {notation}", body)
+
+
+def _wrap(text: str, limit: int) -> list[str]:
+    """Split ``text`` into lines of at most ``limit`` characters.
+
+    Lines break at spaces (which are dropped); a word longer than ``limit``
+    also breaks after a comma or a slash, and a piece longer than ``limit``
+    without either gets a line of its own.
+    """
+    lines: list[str] = []
+    for word in text.split(" "):
+        pieces = [word]
+        if len(word) > limit:
+            pieces = []
+            for char in word:
+                if not pieces or pieces[-1][-1:] in (",", "/"):
+                    pieces.append("")
+                pieces[-1] += char
+        for index, piece in enumerate(pieces):
+            joiner = " " if index == 0 else ""
+            if lines and len(lines[-1]) + len(joiner) + len(piece) <= limit:
+                lines[-1] += joiner + piece
+            else:
+                lines.append(piece)
+    return lines
+
+
+def _legend_rows(players: int, inner: float) -> list[list[int | None]]:
+    """Lay out the legend's entries (players, then ``None`` for the marker) in rows."""
+    rows: list[list[int | None]] = [[]]
+    used = 0.0
+    entries: list[int | None] = [*range(players), None]
+    for entry in entries:
+        size = _MARKER_ENTRY if entry is None else _PLAYER_ENTRY
+        if rows[-1] and used + size > inner:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(entry)
+        used += size
+    return rows
 
 
 def _pieces(

@@ -7,10 +7,14 @@ The browser is driven through the DevTools protocol over a pipe
 (``--remote-debugging-pipe``), with nothing but the standard library.  For each
 page the check fails when the page does not load, when the page throws or logs
 anything to the console (JavaScript errors, resources that fail to load), when
-a board or dice picture is missing or drawn with no size, or when a spec
-example that belongs on the page is not there.  With ``--screenshots`` it also
-saves a full-page PNG of the main pages.  The exit status is 0 when every page
-passes.
+a board or dice picture is missing or drawn with no size, when a board's
+text is drawn smaller than 11 pixels, when a table or a row of pictures runs
+past the right edge of the text, or when a spec example that belongs on the
+page is not there.  On the questions page each question must have its anchor,
+a board and its explanation.  Then, on the search page, a search for each
+rule's title words must list that rule's page first.  With ``--screenshots``
+it also saves a full-page PNG of the main pages.  The exit status is 0 when
+every page passes.
 """
 
 from __future__ import annotations
@@ -35,6 +39,10 @@ from typing import Any
 #: The pages screenshotted with ``--screenshots``, and the file name of each picture.
 MAIN_PAGES: dict[str, str] = {
     "index.html": "index.png",
+    "questions.html": "questions.png",
+    "sources.html": "sources.png",
+    "glossary.html": "glossary.png",
+    "explain.html": "explain.png",
     "rules/index.html": "rules.png",
     "rules/05-playing-a-sum.html": "rules-05-playing-a-sum.png",
     "rules/10-bust.html": "rules-10-bust.png",
@@ -48,6 +56,12 @@ MAIN_PAGES: dict[str, str] = {
 
 #: Pages that must hold a board picture besides those of their spec examples.
 PICTURE_PAGES = ("index.html",)
+
+#: The page of questions, and the least number of questions it must hold.
+QUESTIONS_PAGE, QUESTIONS = "questions.html", 30
+
+#: The smallest size, in CSS pixels, at which a board may draw its text.
+MIN_TEXT_PX = 11
 
 _BOARD = re.compile(r'<svg [^>]*class="cantstop-board"')
 
@@ -73,12 +87,31 @@ _PROBE = """(() => {
   const images = [...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).length;
   const examples = [...document.querySelectorAll('.cs-example')].map(e => e.id);
   const h1 = document.querySelector('h1');
+  // The smallest text of each board, in CSS pixels, as drawn.
+  const smallest = [...document.querySelectorAll('svg.cantstop-board')].map(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const sizes = [...svg.querySelectorAll('text')].map(t => +t.getAttribute('font-size'));
+    return Math.min(...sizes) * scale;
+  });
+  // A table wider than the text, or pictures past its right edge, are cut off.
+  const main = (document.querySelector('[role=main]') || document.body).getBoundingClientRect();
+  const wide = [...document.querySelectorAll('[role=main] table')]
+    .filter(t => t.getBoundingClientRect().width > main.width + 1).length
+    + [...document.querySelectorAll('[role=main] .cs-figures')]
+    .filter(f => f.getBoundingClientRect().right > main.right + 1).length;
+  const questions = [...document.querySelectorAll('section[id^="q-"]')].map(s => ({
+    id: s.id,
+    boards: s.querySelectorAll('.cs-position svg.cantstop-board').length,
+    lines: s.querySelectorAll('.cs-explain p.cs-line').length,
+    command: (s.querySelector('.cs-command') || {}).textContent || '',
+  }));
   return JSON.stringify({
     title: document.title, h1: h1 ? h1.textContent : null,
     boards: document.querySelectorAll('svg.cantstop-board').length,
     dice: document.querySelectorAll('svg.cantstop-dice').length,
     empty: empty, brokenImages: images, examples: examples,
     height: document.documentElement.scrollHeight,
+    smallest: smallest, wide: wide, questions: questions,
   });
 })()"""
 
@@ -258,6 +291,16 @@ def check_site(root: Path, browser: Browser, screenshots: Path | None) -> list[s
         wanted = max(len(boards_for.get(page, [])), 1 if page in PICTURE_PAGES else 0)
         if facts["boards"] < wanted:
             problems.append(f"{page}: {facts['boards']} board pictures, expected {wanted} or more")
+        small = [size for size in facts["smallest"] if size < MIN_TEXT_PX]
+        if small:
+            problems.append(
+                f"{page}: {len(small)} boards draw text at {min(small):.1f}px, "
+                f"under {MIN_TEXT_PX}px"
+            )
+        if facts["wide"]:
+            problems.append(f"{page}: {facts['wide']} tables or pictures run past the text")
+        if page == QUESTIONS_PAGE:
+            problems.extend(_question_problems(page, facts["questions"]))
         missing = [ex for ex in expected.get(page, []) if ex not in facts["examples"]]
         if missing:
             problems.append(f"{page}: spec examples missing: {', '.join(missing)}")
@@ -277,6 +320,65 @@ def check_site(root: Path, browser: Browser, screenshots: Path | None) -> list[s
             (screenshots / MAIN_PAGES[page]).write_bytes(base64.b64decode(shot["data"]))
     unseen = sorted(set(expected) - set(pages))
     problems.extend(f"{page}: page missing from the site" for page in unseen)
+    if QUESTIONS_PAGE not in pages:
+        problems.append(f"{QUESTIONS_PAGE}: page missing from the site")
+    problems.extend(_search_problems(root, browser, session))
+    return problems
+
+
+def _question_problems(page: str, questions: list[dict[str, Any]]) -> list[str]:
+    """Check that each question has an anchor, a board and its explanation."""
+    problems = []
+    if len(questions) < QUESTIONS:
+        problems.append(f"{page}: {len(questions)} questions, expected {QUESTIONS} or more")
+    for question in questions:
+        if not question["boards"] or not question["lines"]:
+            problems.append(f"{page}#{question['id']}: no board or no explanation")
+        if not question["command"].startswith("cantstop explain '"):
+            problems.append(f"{page}#{question['id']}: no cantstop explain command")
+    print(f"{page}: {len(questions)} questions")
+    return problems
+
+
+_SEARCH = """((queries) => queries.map(q => {
+  const [query, terms, excluded, highlight, objects] = Search._parseQuery(q);
+  const found = Search._performSearch(query, terms, excluded, highlight, objects);
+  return found.length ? found[found.length - 1][0] : null;  // the first result shown
+}))(%s)"""
+
+
+def _search_problems(root: Path, browser: Browser, session: str) -> list[str]:
+    """Search each rule's title words; the first result must be a page with that title."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from cantstop.spec import load_spec
+
+    pages: dict[str, set[str]] = {}
+    for rule in load_spec().rules.values():
+        pages.setdefault(rule.title, set()).add(rule.path.removesuffix(".md"))
+    browser.send("Page.navigate", {"url": (root / "search.html").as_uri()}, session=session)
+    deadline = time.monotonic() + browser.timeout
+    ready = "typeof Search !== 'undefined' && Search._index !== null"
+    while time.monotonic() < deadline:
+        result = browser.send(
+            "Runtime.evaluate", {"expression": ready, "returnByValue": True}, session=session
+        )
+        if result["result"].get("value"):
+            break
+        time.sleep(0.1)
+    else:
+        return ["search.html: the search index did not load"]
+    titles = sorted(pages)
+    expression = _SEARCH % json.dumps(titles)
+    result = browser.send(
+        "Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=session
+    )
+    firsts = result["result"]["value"]
+    problems = [
+        f"search.html: {title!r} lists {first} first, not {' or '.join(sorted(pages[title]))}"
+        for title, first in zip(titles, firsts, strict=True)
+        if first not in pages[title]
+    ]
+    print(f"search.html: {len(titles) - len(problems)} of {len(titles)} rule titles found first")
     return problems
 
 

@@ -28,6 +28,9 @@ root_doc = "index"
 exclude_patterns = ["_build", "README.md", "check_pages.py"]
 nitpicky = True
 highlight_language = "text"
+# No curly quotes or dashes: commands and notation on the pages must survive
+# copy and paste (``--json`` would otherwise become an en dash).
+smartquotes = False
 
 myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3

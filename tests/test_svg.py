@@ -202,3 +202,68 @@ def test_dice_svg_rejects_a_die_that_does_not_exist() -> None:
 def test_a_state_draws_itself_in_a_notebook() -> None:
     state = parse_state("7:2/- 7:3,10:1 0c2346")
     assert state._repr_svg_() == state_svg(state)
+
+
+def font_sizes(root: ET.Element) -> list[float]:
+    return [float(t.get("font-size", "0")) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7:2/- 7:3,10:1 0c2346",
+        "7:1/7:2/7:3/7:4 8:1 3d",
+        "-/- - 0c3455 h2:3,3:5,4:7,5:9,6:11,7:13,8:11,9:9,11:5,12:3",
+        "2:3,3:5,4:7/7:3 - 0x",
+        "- 7:1 0d h7:2 w1",
+    ],
+)
+def test_text_stays_legible_at_300_pixels(text: str) -> None:
+    """Shown 300 CSS pixels wide, the narrowest a page draws a board, no text is under 11 px."""
+    root = parse(state_svg(parse_state(text)))
+    width = float(root.get("width", "0"))
+    assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
+    sizes = font_sizes(root)
+    assert len(sizes) >= 4  # caption, notation, a column label and the legend
+    assert min(sizes) * 300 / width >= 11, (min(sizes), width)
+    # The column numbers are the labels read most: 12 px or more at 300 pixels.
+    labels = [float(t.get("font-size", "0")) for t in with_class(root, "label")]
+    assert min(labels) * 300 / width >= 12
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-/- - 0c3455 h2:3,3:5,4:7,5:9,6:11,7:13,8:11,9:9,11:5,12:3",
+        "2:2,3:4,4:6,5:8,6:10/7:12,8:10/9:8,10:6/11:4,12:2 7:13,8:11 1d",
+        "7:2,10:7/7:4,8:3 7:5,8:2,11:1 0c2346",
+    ],
+)
+def test_the_notation_is_written_in_full_on_lines_that_fit(text: str) -> None:
+    """A long notation breaks into lines at spaces, commas or slashes; nothing is lost."""
+    root = parse(state_svg(parse_state(text)))
+    lines = [t for t in with_class(root, "notation")]
+    written = [t.text or "" for t in lines]
+    assert "".join(written).replace(" ", "") == text.replace(" ", "")
+    for line in written:
+        assert line == line.strip()
+    # Each line fits the drawing: a monospace character is about 0.6 of the font size.
+    inner = float(root.get("width", "0")) - 2 * float(lines[0].get("x", "0"))
+    for element, line in zip(lines, written, strict=True):
+        assert len(line) * 0.6 * float(element.get("font-size", "0")) <= inner, line
+    baselines = [float(t.get("y", "0")) for t in lines]
+    assert baselines == sorted(set(baselines))  # one below the other
+
+
+def test_the_legend_wraps_for_four_players_and_stays_inside_the_picture() -> None:
+    root = parse(state_svg(parse_state("7:1/7:2/7:3/7:4 - 0r")))
+    width = float(root.get("width", "0"))
+    swatches = with_class(root, "swatch")
+    assert len(swatches) == 4
+    rows = {float(s.get("y", "0")) for s in swatches}
+    assert len(rows) == 2  # four entries and the marker do not fit on one line
+    legends = with_class(root, "legend")
+    assert [t.text for t in legends] == ["player 0", "player 1", "player 2", "player 3", "marker"]
+    for text in legends:
+        # An entry is at most 92 units wide: its text starts 19 units in.
+        assert float(text.get("x", "0")) + 92 - 19 <= width

@@ -31,12 +31,14 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms import SphinxTransform
@@ -44,7 +46,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from cantstop.actions import Action, Roll
-from cantstop.errors import CantStopError
+from cantstop.errors import CantStopError, IllegalAction
 from cantstop.game import State
 from cantstop.notation import format_action, parse_action, parse_state
 from cantstop.spec import Example, ExampleFailure, Spec, load_spec, run_example
@@ -66,6 +68,25 @@ _NO_LINKS = (
     nodes.comment,
     nodes.target,
 )
+
+
+#: The rules sources by the number of their file, and the name the site gives them.
+SOURCES: dict[str, str] = {"000": "the write-up", "001": "the rules guide", "004": "the FAQ"}
+_SOURCE_NUMBER = re.compile(r"\b([Ss])eed (\d{3})\b")
+
+
+def source_names(text: str) -> str:
+    """Replace a source cited by number (``seed 000``) with its name (``the write-up``).
+
+    The spec cites the sources by name; a few example titles, which the
+    conformance vectors copy word for word, still cite them by number.
+    """
+
+    def name(match: re.Match[str]) -> str:
+        found = SOURCES.get(match.group(2), match.group(0))
+        return found[0].upper() + found[1:] if match.group(1) == "S" else found
+
+    return _SOURCE_NUMBER.sub(name, text)
 
 
 # -- state kept in the build environment -------------------------------------------
@@ -153,14 +174,47 @@ class SpecExamples(SphinxTransform):
         for section in list(self.document.findall(nodes.section)):
             title = section.next_node(nodes.title)
             heading = _HEADING_ID.match(title.astext()) if title is not None else None
-            if heading and heading.group(1) in spec.rules:
+            if (
+                title is not None
+                and title.parent is section
+                and heading
+                and heading.group(1) in spec.rules
+            ):
                 anchor = _anchor(heading.group(1))
                 section["ids"].insert(0, anchor)
                 self.document.ids[anchor] = section
                 data["rules"][heading.group(1)] = docname
+                # An index entry with the rule's title, so that the search
+                # shows the rule's page first for its title words.
+                entry = addnodes.index(
+                    entries=[("single", _index_entry(spec, heading.group(1)), anchor, "main", None)]
+                )
+                section.insert(section.index(title) + 1, entry)
                 if heading.group(1) in citing:
                     _add_proofs(section, citing[heading.group(1)])
         _link_rule_ids(self.document, set(spec.rules))
+        # A glossary term's index entry is secondary: the search lists the
+        # rule's page before the definition of a word in its title.
+        for index in self.document.findall(addnodes.index):
+            if isinstance(index.parent, nodes.term):
+                index["entries"] = [
+                    (kind, value, target, "", key)
+                    for kind, value, target, _, key in index["entries"]
+                ]
+
+
+def _index_entry(spec: Spec, rule_id: str) -> str:
+    """Return the index entry of a rule: its title, and its id if a chapter has that title.
+
+    Sphinx's search ranks an index entry higher the closer it is to the words
+    searched, so a rule whose title repeats a chapter's (R16.4 Won columns,
+    chapter R9 Won columns) gets its id added, and the chapter comes first.
+    """
+    title = spec.rules[rule_id].title
+    chapters = {r.title for r in spec.rules.values() if r.is_chapter}
+    if not spec.rules[rule_id].is_chapter and title in chapters:
+        return f"{title} ({rule_id})"
+    return title
 
 
 def _results_path(app: Sphinx) -> Path:
@@ -228,17 +282,42 @@ def _summary(checks: Sequence[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
+class details(nodes.General, nodes.Element):
+    """A block that the page shows folded, with its ``summary`` as the line to unfold it."""
+
+
+def _visit_details(translator: Any, node: details) -> None:
+    translator.body.append(translator.starttag(node, "details"))
+    translator.body.append(f"<summary>{html.escape(node['summary'])}</summary>\n")
+
+
+def _depart_details(translator: Any, node: details) -> None:
+    translator.body.append("</details>\n")
+
+
+def _skip(translator: Any, node: details) -> None:
+    """Write nothing for a folded block in formats without one."""
+    raise nodes.SkipNode
+
+
 def _add_proofs(section: nodes.section, by_property: dict[str, list[dict[str, Any]]]) -> None:
-    """Put the list of proof checks citing the section's rule before its sub-rules."""
+    """Put the folded list of proof checks citing the section's rule before its sub-rules."""
     items = nodes.bullet_list()
-    for prop, checks in by_property.items():
+    checks = 0
+    for prop, cited in by_property.items():
         ref = nodes.reference("", prop, internal=True, refuri="#", classes=["cs-proof"])
         ref["cs_proof"] = _proof_anchor(prop)
         items += nodes.list_item(
-            "", nodes.paragraph("", "", ref, nodes.Text(": " + _summary(checks)))
+            "", nodes.paragraph("", "", ref, nodes.Text(": " + _summary(cited)))
         )
-    box = nodes.container(classes=["cs-proofs"])
-    box += nodes.paragraph("", "Proof checks that cite this rule:")
+        checks += len(cited)
+    properties = len(by_property)
+    box = details(classes=["cs-proofs"])
+    box["summary"] = (
+        f"Proof checks that cite this rule: {properties} "
+        f"{'property' if properties == 1 else 'properties'}, {checks} "
+        f"{'check' if checks == 1 else 'checks'}"
+    )
     box += items
     first = next((i for i, child in enumerate(section) if isinstance(child, nodes.section)), None)
     if first is None:
@@ -302,7 +381,7 @@ def _resolve_rule_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
             page = proofs.get(anchor)
             if page is None:
                 logger.warning("the proofs table has no row %s on any page", anchor, location=ref)
-                ref.replace_self(nodes.Text(ref.astext()))
+                ref.replace_self(nodes.inline("", ref.astext(), classes=ref["classes"]))
                 continue
             uri = "" if page == docname else app.builder.get_relative_uri(docname, page)
             ref["refuri"] = f"{uri}#{anchor}"
@@ -313,7 +392,7 @@ def _resolve_rule_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
         target = rules.get(rule_id)
         if target is None:
             logger.warning("rule %s is not on any page of the site", rule_id, location=ref)
-            ref.replace_self(nodes.Text(rule_id))
+            ref.replace_self(nodes.inline("", rule_id, classes=ref["classes"]))
             continue
         uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
         ref["refuri"] = f"{uri}#{_anchor(rule_id)}"
@@ -349,8 +428,10 @@ def _step(text: str) -> str:
     return f'<div class="cs-step"><code>{html.escape(text)}</code></div>'
 
 
-def _arrow() -> str:
-    return '<div class="cs-arrow" aria-hidden="true">&#x2192;</div>'
+def _transition(shown: str) -> str:
+    """Return an action (a roll's dice or a move) over an arrow to the next picture."""
+    arrow = '<div class="cs-arrow" aria-hidden="true">&#x2192;</div>'
+    return f'<div class="cs-transition">{shown}{arrow}</div>'
 
 
 def _literal(text: str) -> nodes.literal:
@@ -409,7 +490,7 @@ def _render_header(example: Example, failure: str | None) -> nodes.container:
     box = nodes.container(classes=["cs-example"], ids=[example.id.lower()])
     head = nodes.paragraph(classes=["cs-example-head"])
     head += nodes.strong(example.id, example.id)
-    head += nodes.Text(" " + (example.get("title") or ""))
+    head += nodes.Text(" " + source_names(example.get("title") or ""))
     box += head
     meta = nodes.paragraph(classes=["cs-example-meta"])
     meta += nodes.Text("Rules: ")
@@ -436,23 +517,21 @@ def _render(example: Example, failure: str | None) -> nodes.container:
         state: State | None = before
         pictures.append(_figure("Before" if actions else "The state", state_svg(before), "state"))
         for index, action in enumerate(actions):
-            pictures.append(_arrow())
+            # Each action stands over the arrow that leads to the next state,
+            # so that two boards and a roll fit on one line of the page.
             if isinstance(action, Roll):
-                pictures.append(
-                    _figure(f"Roll {format_action(action)}", dice_svg(action.dice), "dice")
-                )
+                shown = _figure(f"Roll {format_action(action)}", dice_svg(action.dice), "dice")
             else:
-                pictures.append(_step(format_action(action)))
+                shown = _step(format_action(action))
+            pictures.append(_transition(shown))
             last = index == len(actions) - 1
             if state is not None and not (last and error is not None):
                 state = state.apply(action) if failure is None else None
         if actions and error is None and state is not None:
             event = (example.get("events") or example.get("event") or "").split()
             caption = f"After ({event[-1]})" if event else "After"
-            pictures.append(_arrow())
             pictures.append(_figure(caption, state_svg(state), "state"))
         elif error is not None and actions:
-            pictures.append(_arrow())
             pictures.append(
                 f'<div class="cs-step cs-rejected">rejected<br/>rule {html.escape(error)}</div>'
             )
@@ -511,7 +590,7 @@ def _render(example: Example, failure: str | None) -> nodes.container:
             pretty = json.dumps(json.loads(value), indent=1) if len(value) > 70 else value
             facts += _field(name, nodes.literal_block(pretty, pretty, language="json"))
     if example.get("note") is not None:
-        facts += _field("Note", nodes.Text(example.get("note") or ""))
+        facts += _field("Note", nodes.Text(source_names(example.get("note") or "")))
     box += facts
     return box
 
@@ -622,6 +701,118 @@ class Board(SphinxDirective):
         return [nodes.raw("", f'<div class="cs-figures">{figure}</div>', format="html")]
 
 
+def _yes_no(argument: str) -> str:
+    return str(directives.choice(argument, ("yes", "no")))
+
+
+class ExplainedPosition(SphinxDirective):
+    """Draw a position, run ``cantstop explain`` on it, and check the answer against the engine.
+
+    The argument is a state in notation; ``:action:`` an action in notation.
+    The options ``:legal:`` (``yes`` or ``no``), ``:rule:`` (the rule that
+    refuses the action), ``:moves:`` (the legal moves of the dice explained,
+    ``none`` for a bust) and ``:shows:`` (kinds of statement the explanation
+    must hold) state what the answer claims: each is checked against the
+    engine (:meth:`State.apply <cantstop.State.apply>` and
+    :meth:`~cantstop.State.legal_moves`) and the explanation while the page
+    is read, and a claim that does not hold fails the build.
+    """
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    option_spec: ClassVar[dict[str, Callable[[str], Any]]] = {
+        "action": directives.unchanged_required,
+        "legal": _yes_no,
+        "rule": directives.unchanged_required,
+        "moves": directives.unchanged_required,
+        "shows": directives.unchanged_required,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        """Return the pictures, the command and its explanation."""
+        from cantstop import explain
+
+        text = self.arguments[0]
+        try:
+            state = parse_state(text)
+            action = parse_action(self.options["action"]) if "action" in self.options else None
+            found = explain(state, action)
+        except CantStopError as exc:
+            raise self.error(f"cannot explain {text!r}: {exc}") from None
+        problems = self._check(state, action, found)
+        if problems:
+            message = f"the answer about {text!r} does not hold: " + "; ".join(problems)
+            logger.error(message, location=self.get_location())
+            data = _data(self.env)
+            data["failures"].setdefault(self.env.docname, []).append(message)
+        box = nodes.container(classes=["cs-position"])
+        box += nodes.raw("", self._pictures(state, action, found), format="html")
+        command = f"cantstop explain '{text}'" + (
+            "" if action is None else f" {format_action(action)}"
+        )
+        box += nodes.literal_block(command, command, language="sh", classes=["cs-command"])
+        lines = nodes.container(classes=["cs-explain"])
+        for statement in found.statements:
+            line = nodes.paragraph(classes=["cs-line", f"cs-depth-{statement.depth}"])
+            line += nodes.Text(statement.text[:-1] + " (")
+            line.extend(_joined((_rule_ref(r) for r in statement.rules), ", "))
+            line += nodes.Text(").")
+            lines += line
+        box += lines
+        return [box]
+
+    def _check(self, state: State, action: Action | None, found: Any) -> list[str]:
+        """Return what the options claim that the engine or the explanation contradicts."""
+        problems = []
+        refused = None
+        if action is not None:
+            try:
+                state.apply(action)
+            except IllegalAction as exc:
+                refused = exc.rule
+        legal = self.options.get("legal")
+        if legal is not None and (legal == "yes") != (refused is None):
+            problems.append(f"the engine says the action is {'not ' if refused else ''}legal")
+        rule = self.options.get("rule")
+        if rule is not None and rule != refused:
+            problems.append(f"the engine refuses it under {refused}, not {rule}")
+        if (refused is None) != (found.legal is not False):
+            problems.append("the explanation and the engine disagree on the action")
+        moves = self.options.get("moves")
+        if moves is not None:
+            dice_state = state
+            if isinstance(action, Roll) and refused is None:
+                dice_state = state.step(action).state
+            engine = [format_action(m) for m in dice_state.legal_moves()]
+            wanted = [] if moves.split() == ["none"] else moves.split()
+            if engine != wanted:
+                problems.append(f"the legal moves are {' '.join(engine) or 'none'}")
+            if found.moves is None or [format_action(m) for m in found.moves] != wanted:
+                problems.append("the explanation derives other moves")
+        kinds = {s.kind for s in found.statements}
+        for kind in self.options.get("shows", "").split():
+            if kind not in kinds:
+                problems.append(f"the explanation has no statement {kind}")
+        return problems
+
+    def _pictures(self, state: State, action: Action | None, found: Any) -> str:
+        pictures = [_figure("", state_svg(state), "state")]
+        if action is not None:
+            if isinstance(action, Roll):
+                shown = _figure(f"Roll {format_action(action)}", dice_svg(action.dice), "dice")
+            else:
+                shown = _step(format_action(action))
+            pictures.append(_transition(shown))
+            if found.legal:
+                pictures.append(_figure("", state_svg(state.apply(action)), "state"))
+            else:
+                rule = found.statements[1].rules[0]
+                pictures.append(
+                    f'<div class="cs-step cs-rejected">rejected<br/>rule {html.escape(rule)}</div>'
+                )
+        return '<div class="cs-figures">' + "".join(pictures) + "</div>"
+
+
 _GROUPS = ("induction", "non-vacuity", "mutation", "bmc", "link")
 _RESULTS = ("proved", "counterexample", "unknown", "witness", "caught", "agree")
 _FIELDS = {
@@ -716,9 +907,13 @@ class ProofResults(SphinxDirective):
         out: list[nodes.Node] = [
             nodes.paragraph(
                 "",
-                f"{len(checks)} checks with z3 {data['z3_version']}, "
-                f"{total:.1f} s in all; {len(failures)} failed. "
-                f"Generated by {data['generated_by']}.",
+                "",
+                nodes.Text(
+                    f"{len(checks)} checks with z3 {data['z3_version']}, "
+                    f"{total:.1f} s in all; {len(failures)} failed. Generated by "
+                ),
+                _literal(data["generated_by"]),
+                nodes.Text("."),
             )
         ]
         if failures:
@@ -760,6 +955,7 @@ class ProofResults(SphinxDirective):
             "Detail",
         ]
         table = _table(headers, rows)
+        table["classes"].append("cs-proofs-table")
         body = list(table.findall(nodes.row))[1:]
         for row, (anchor, first), check in zip(body, ids, checks, strict=True):
             # The row is the check's; the first row of a property carries the
@@ -811,7 +1007,16 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("cantstop_spec_dir", None, "env", types=(str, type(None)))
     app.add_config_value("cantstop_proof_results", "../proofs/results.json", "env", types=(str,))
     app.add_transform(SpecExamples)
+    app.add_node(
+        details,
+        html=(_visit_details, _depart_details),
+        text=(_skip, None),
+        latex=(_skip, None),
+        man=(_skip, None),
+        texinfo=(_skip, None),
+    )
     app.add_directive("cantstop-board", Board)
+    app.add_directive("cantstop-explain", ExplainedPosition)
     app.add_directive("cantstop-example-keys", ExampleKeys)
     app.add_directive("cantstop-proof-results", ProofResults)
     app.add_directive("cantstop-single-column-chances", SingleColumnChances)
