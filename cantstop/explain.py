@@ -47,7 +47,7 @@ from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.dice import pairings
-from cantstop.errors import CantStopError, IllegalAction, NotationError
+from cantstop.errors import CantStopError, IllegalAction, InvalidState, NotationError
 from cantstop.game import Phase, Play, State
 from cantstop.notation import format_action, format_state
 from cantstop.rules import MARKERS, Variant
@@ -953,6 +953,8 @@ def explain(state: State, action: Action | None = None) -> Explanation:
       In column 10 the marker on space 1 comes off, and player 0 keeps nothing there (R10.2).
     The state becomes 7:2/- - 1r, and it is player 1's turn (R10.2).
     """
+    if not isinstance(state, State):
+        raise InvalidState(f"explain needs a State, not {_brief(state)}", "R16.5")
     if action is not None and not isinstance(action, Roll | Move | Stop):
         raise IllegalAction(
             f"{action!r} is not an action: use Roll, Move or Stop", "R3.1", state, action
@@ -1094,3 +1096,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="print the JSON form (spec/explain.md) instead of the text",
     )
     p.set_defaults(run=_run)
+
+
+def _brief(value: object) -> str:
+    """Return a short description of an unexpected argument, for an error message."""
+    name = type(value).__name__
+    return f"an {name}" if name[0] in "aeiouAEIOU" else f"a {name}"

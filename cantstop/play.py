@@ -228,7 +228,8 @@ def _choose_help(state: State) -> str:
             ("7+10, 10 7", "play a move by its sums, in any order"),
             ("odds", "the chance of busting on the roll after each choice"),
             ("board", "draw the board again"),
-            ("help, ?", "this list"),
+            ("?", "why these choices: each pairing of the dice, explained"),
+            ("help", "this list"),
             ("q", "save the game and leave"),
         ]
     )
@@ -248,8 +249,11 @@ def _decide_help() -> str:
 
 
 def _explain(state: State) -> str:
-    """Return what ``?`` shows at a choice of moves; the one place that answer comes from."""
-    return _choose_help(state)
+    """Return what ``?`` shows at a choice: the roll explained by :func:`cantstop.explain`."""
+    from cantstop.explain import explain
+
+    lines = explain(state).text().splitlines()
+    return "\n".join(["", *(f"  {line}" for line in lines), "  (help lists the commands)"])
 
 
 def _chance(state: State) -> str:

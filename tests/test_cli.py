@@ -75,13 +75,6 @@ def test_module_entry_point() -> None:
 
 # -- Bad arguments: one line on stderr, exit status 2, never a traceback ------------------------
 
-#: Rows whose check belongs to ``cantstop/conformance/cli.py`` and is not made there yet.
-CONFORMANCE_CHECK = pytest.mark.xfail(
-    reason="the check belongs to the subcommand's own argument handling in "
-    "cantstop/conformance/cli.py",
-    strict=True,
-)
-
 #: A quick port for the ``conform`` rows: the reference engine, on one case.
 PORT = ["--run", "moves-0001", "--", sys.executable, "-m", "cantstop", "serve"]
 
@@ -150,9 +143,9 @@ BAD_ARGUMENTS: list[object] = [
     (["play", "--resume", "-"], "--resume"),
     (["play", "--resume", UNREADABLE], "cannot read"),
     (["verify"], "GAME.jsonl"),
-    pytest.param(["verify", MISSING], "missing.jsonl", marks=CONFORMANCE_CHECK),
-    pytest.param(["verify", FOLDER], "folder", marks=CONFORMANCE_CHECK),
-    pytest.param(["verify", "-"], "-", marks=CONFORMANCE_CHECK),
+    pytest.param(["verify", MISSING], "missing.jsonl"),
+    pytest.param(["verify", FOLDER], "folder"),
+    pytest.param(["verify", "-"], "-"),
     (["verify", UNREADABLE], "error"),
     (["serve", "extra"], "unrecognized arguments: extra"),
     (["conform", "--known-failures", MISSING, *PORT], "missing.jsonl"),
@@ -161,17 +154,14 @@ BAD_ARGUMENTS: list[object] = [
     (["conform", "--known-failures", UNREADABLE, *PORT], "error"),
     (["conform", "--report", "{tmp}/no/such/r.json", *PORT], "r.json"),
     (["conform", "--timeout", "x", *PORT], "--timeout"),
-    pytest.param(["conform", "--timeout", "0", *PORT], "timeout", marks=CONFORMANCE_CHECK),
-    pytest.param(["conform", "--timeout", "-1", *PORT], "timeout", marks=CONFORMANCE_CHECK),
-    pytest.param(
-        ["conform", "--max-failures", "-1", *PORT], "max-failures", marks=CONFORMANCE_CHECK
-    ),
-    pytest.param(["conform", "--vectors", MISSING, *PORT], "vectors", marks=CONFORMANCE_CHECK),
-    pytest.param(["conform", "--vectors", FOLDER, *PORT], "vectors", marks=CONFORMANCE_CHECK),
+    pytest.param(["conform", "--timeout", "0", *PORT], "timeout"),
+    pytest.param(["conform", "--timeout", "-1", *PORT], "timeout"),
+    pytest.param(["conform", "--max-failures", "-1", *PORT], "max-failures"),
+    pytest.param(["conform", "--vectors", MISSING, *PORT], "vectors"),
+    pytest.param(["conform", "--vectors", FOLDER, *PORT], "vectors"),
     pytest.param(
         ["conform", "--run", "nomatch*", "--", sys.executable, "-m", "cantstop", "serve"],
         "nomatch",
-        marks=CONFORMANCE_CHECK,
     ),
 ]
 

@@ -17,6 +17,7 @@ from cantstop import (
     Action,
     Event,
     IllegalAction,
+    InvalidState,
     Move,
     Phase,
     Rules,
@@ -588,7 +589,13 @@ def test_bad_notation_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_a_missing_state_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["explain"])
-    assert exit_info.value.code == 2
-    assert "state" in capsys.readouterr().err
+    assert main(["explain"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cantstop explain: error: ")
+    assert "state" in err
+
+
+def test_explain_refuses_what_is_not_a_state() -> None:
+    """A value that is not a State gets the project's error, not an AttributeError from inside."""
+    with pytest.raises(InvalidState, match="explain needs a State, not a str"):
+        explain("-/- - 0r")  # type: ignore[arg-type]

@@ -113,16 +113,26 @@ def test_typos_get_clear_messages_and_the_game_goes_on(tmp_path: Path) -> None:
     assert dict(final.squares[0]) == {2: 1, 3: 1, 10: 1}
 
 
-@pytest.mark.parametrize("answer", ["help", "?"])
-def test_help_lists_the_commands_at_both_prompts(answer: str) -> None:
-    """``help`` and ``?`` list the commands, at a choice of moves and before a roll."""
-    _, out = _session(FIVE_CHOICES, f"{answer}\nq\n")
+def test_help_lists_the_commands_at_both_prompts() -> None:
+    """``help`` lists the commands, at a choice of moves and before a roll."""
+    _, out = _session(FIVE_CHOICES, "help\nq\n")
     assert "commands:" in out
-    for command in ("a to e", "7+10, 10 7", "odds", "board", "help, ?", "q "):
+    for command in ("a to e", "7+10, 10 7", "odds", "board", "?", "help", "q "):
         assert command in out
-    _, out = _session("-/- 7:1 0d", f"{answer}\nq\n")
-    for command in ("r, roll", "s, stop", "odds", "board", "help, ?", "q "):
-        assert command in out
+    for answer in ("help", "?"):
+        _, out = _session("-/- 7:1 0d", f"{answer}\nq\n")
+        for command in ("r, roll", "s, stop", "odds", "board", "help, ?", "q "):
+            assert command in out
+
+
+def test_question_mark_at_a_choice_explains_the_roll() -> None:
+    """``?`` at a choice prints the explanation of the roll, the same as ``cantstop explain``."""
+    from cantstop.explain import explain
+
+    _, out = _session(FIVE_CHOICES, "?\nq\n")
+    for line in explain(parse_state(FIVE_CHOICES)).text().splitlines():
+        assert line in out
+    assert "commands:" not in out
 
 
 def test_odds_gives_the_bust_chance_after_each_choice() -> None:

@@ -229,10 +229,17 @@ def _serve(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     from cantstop.conformance.verify import verify_record
 
-    if not args.record.is_file():
-        print(f"cantstop verify: no such file: {args.record}", file=sys.stderr)
-        return 2
-    return verify_record(args.record)
+    path = args.record
+    if str(path) == "-":
+        problem = "- (stdin) is not read: give the record as a file"
+    elif path.is_dir():
+        problem = f"{str(path)!r} is a folder, not a record file"
+    elif not path.is_file():
+        problem = f"no such file: {str(path)!r}"
+    else:
+        return verify_record(path)
+    print(f"cantstop verify: error: {problem}", file=sys.stderr)
+    return 2
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

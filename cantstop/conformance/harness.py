@@ -368,11 +368,11 @@ def load_cases(directory: Path) -> list[Case]:
     vectors").
     """
     if not directory.is_dir():
-        raise HarnessError(f"{directory} is not a directory of vector files")
+        raise HarnessError(f"--vectors {directory} is not a folder of vector files")
     cases: list[Case] = []
     paths = [p for p in sorted(directory.glob("*.json")) if p.name != "schema.json"]
     if not paths:
-        raise HarnessError(f"{directory} holds no vector files (*.json)")
+        raise HarnessError(f"--vectors {directory} holds no vector files (*.json)")
     for path in paths:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
