@@ -176,6 +176,7 @@ def test_gym_refuses_more_than_one_player_and_unknown_render_modes() -> None:
 
 # -- PettingZoo --------------------------------------------------------------------
 
+
 # Dict observations with an action mask are PettingZoo's own convention for
 # masked actions (its classic games use it); api_test warns about any dict
 # observation of an environment it does not know by name.
