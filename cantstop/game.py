@@ -186,7 +186,6 @@ class State:
     #: For each player, column to the position of their square (R1.3).
     squares: tuple[Mapping[int, int], ...] = ()
     _won: ColumnMap = field(init=False, compare=False)
-    _winner: int | None = field(init=False, compare=False)
     #: What the move table needs to know of the position (see :mod:`cantstop._tables`).
     _situation: int = field(init=False, compare=False)
     #: The legal moves, found once: empty outside :attr:`Phase.CHOOSE`.
@@ -222,7 +221,9 @@ class State:
         >>> parse_state('2:3,3:5,4:7/- - 0x').winner, new_game().winner
         (0, None)
         """
-        return self._winner
+        # The game is over exactly when a player holds enough columns, and then
+        # its player is the winner (R12.1, R16.5): the constructor checks both.
+        return self.player if self.phase is _OVER else None
 
     def __repr__(self) -> str:
         from cantstop.notation import format_state
@@ -490,7 +491,6 @@ _set_dice = _SLOT["dice"].__set__
 _set_markers = _SLOT["markers"].__set__
 _set_squares = _SLOT["squares"].__set__
 _set_won = _SLOT["_won"].__set__
-_set_winner = _SLOT["_winner"].__set__
 _set_situation = _SLOT["_situation"].__set__
 _set_moves = _SLOT["_moves"].__set__
 _set_starts = _SLOT["_starts"].__set__
@@ -510,7 +510,6 @@ def _successor(
     markers: Mapping[int, int],
     squares: tuple[Mapping[int, int], ...],
     won: ColumnMap,
-    winner: int | None,
     situation: int,
     moves: tuple[Move, ...],
     starts: tuple[int, ...] | None,
@@ -524,7 +523,6 @@ def _successor(
     _set_markers(new, markers)
     _set_squares(new, squares)
     _set_won(new, won)
-    _set_winner(new, winner)
     _set_situation(new, situation)
     _set_moves(new, moves)
     _set_starts(new, starts)
@@ -540,7 +538,6 @@ def _make(
     markers: Mapping[int, int] = _NO_MARKERS,
     squares: tuple[Mapping[int, int], ...] | None = None,
     won: ColumnMap | None = None,
-    winner: int | None = None,
     situation: int | None = None,
     moves: tuple[Move, ...] = (),
 ) -> State:
@@ -559,7 +556,6 @@ def _make(
         markers,
         state.squares if squares is None else squares,
         state._won if won is None else won,
-        winner,
         0,
         moves,
         state._starts if same_board else None,
@@ -599,7 +595,6 @@ def _roll(state: State, roll: Roll) -> State:
             _NO_MARKERS,
             state.squares,
             state._won,
-            None,
             starts[player],
             (),
             starts,
@@ -612,7 +607,6 @@ def _roll(state: State, roll: Roll) -> State:
         state.markers,
         state.squares,
         state._won,
-        None,
         state._situation,
         moves,
         state._starts,
@@ -643,10 +637,21 @@ def _move(state: State, move: Move) -> State:
             space = _landing(state, column, markers.get(column, own.get(column, 0)) + 1)
             markers[column] = space
             situation = _with_column(situation, column, _room(state, column, space), True)
+        if len(markers) != len(old):  # a marker was placed: keep the columns in order
+            markers = dict(sorted(markers.items()))
     else:
         heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
+        top = next(reversed(old)) if old else 0  # the highest column with a marker
+        unsorted = False
         for column in move.columns:
-            space = markers.get(column, own.get(column, 0)) + 1
+            at = markers.get(column)
+            if at is None:  # a marker is placed above the player's square (R5.2)
+                at = own.get(column, 0)
+                if column < top:
+                    unsorted = True
+                else:
+                    top = column
+            space = at + 1
             markers[column] = space
             room = heights[column] - space
             bit = 1 << column
@@ -656,8 +661,8 @@ def _move(state: State, move: Move) -> State:
                 | (bit if room >= 1 else 0)
                 | (bit << 13 if room >= 2 else 0)
             )
-    if len(markers) != len(old):  # a marker was placed: keep the columns in order
-        markers = dict(sorted(markers.items()))
+        if unsorted:  # keep the columns in order
+            markers = dict(sorted(markers.items()))
     return _successor(
         state,
         state.player,
@@ -666,7 +671,6 @@ def _move(state: State, move: Move) -> State:
         _from_sorted(markers),
         state.squares,
         state._won,
-        None,
         situation,
         (),
         state._starts,
@@ -751,7 +755,6 @@ def _stop(state: State, stop: Stop) -> State:
                 _NO_MARKERS,
                 new_squares,
                 won,
-                me,
                 new_starts[me],
                 (),
                 new_starts,
@@ -765,7 +768,6 @@ def _stop(state: State, stop: Stop) -> State:
         _NO_MARKERS,
         new_squares,
         won,
-        None,
         new_starts[player],
         (),
         new_starts,
@@ -916,7 +918,6 @@ def _validate(state: State) -> None:
     if len(holders) > 1:
         raise InvalidState(f"players {holders} both hold enough columns to win", "R12.1")
     winner = holders[0] if holders else None
-    set_(state, "_winner", winner)
 
     if len(markers) > MARKERS:
         raise InvalidState(f"{len(markers)} markers are on the board; there are 3", "R16.1")

@@ -231,6 +231,5 @@ def _final(
         phase=Phase.OVER,
         squares=final,
         won=won_map,
-        winner=winner,
         situation=situation,
     )

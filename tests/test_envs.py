@@ -26,7 +26,7 @@ require("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from cantstop import Rules, Variant, parse_state  # noqa: E402
+from cantstop import Rules, Variant, format_state, parse_state  # noqa: E402
 from cantstop.envs import (  # noqa: E402
     NUM_ACTIONS,
     ROLL,
@@ -48,15 +48,15 @@ def _masked(observation: dict[str, Any], rng: np.random.Generator) -> int:
 
 def _gym_episode(environment: Any, seed: int) -> tuple[list[str], list[float]]:
     rng = np.random.default_rng(seed + 100)
-    observation, info = environment.reset(seed=seed)
-    states, rewards = [info["state"]], []
+    observation, _ = environment.reset(seed=seed)
+    states, rewards = [format_state(environment.engine_state)], []
     done = False
     while not done:
-        observation, reward, terminated, truncated, info = environment.step(
+        observation, reward, terminated, truncated, _info = environment.step(
             _masked(observation, rng)
         )
         assert environment.observation_space.contains(observation)
-        states.append(info["state"])
+        states.append(format_state(environment.engine_state))
         rewards.append(reward)
         done = terminated or truncated
     return states, rewards
@@ -92,8 +92,7 @@ def test_gym_episode_is_a_legal_game_won_once() -> None:
     total = 0.0
     steps = 0
     while True:
-        state = environment.table.state
-        assert parse_state(info["state"]) == state
+        state = environment.engine_state
         mask = observation["action_mask"]
         assert list(np.flatnonzero(mask)) == legal_decisions(state)
         phase = observation["observation"][observation_fields(1)["phase"]]
@@ -108,7 +107,7 @@ def test_gym_episode_is_a_legal_game_won_once() -> None:
         assert reward == 0.0
         assert not truncated
     assert total == reward == 1.0
-    assert environment.table.state.winner == 0
+    assert environment.engine_state.winner == 0
     assert info["turns"] >= 3  # three columns take at least three turns to claim
     assert steps > 10
 
@@ -120,23 +119,25 @@ def test_gym_shaping_pays_the_change_of_progress() -> None:
     total = 0.0
     terminated = False
     while not terminated:
-        before = progress(environment.table.state, 0)
+        before = progress(environment.engine_state, 0)
         observation, reward, terminated, _, _ = environment.step(_masked(observation, rng))
-        change = progress(environment.table.state, 0) - before
+        change = progress(environment.engine_state, 0) - before
         assert reward == pytest.approx((1.0 if terminated else 0.0) + 2.0 * change)
         total += reward
     # Potential-based: the shaping adds up to the final progress (from 0).
-    assert total == pytest.approx(1.0 + 2.0 * progress(environment.table.state, 0))
+    assert total == pytest.approx(1.0 + 2.0 * progress(environment.engine_state, 0))
 
 
 def test_gym_illegal_action_ends_the_episode_and_leaves_the_game() -> None:
     environment = CantStopEnv()
     observation, info = environment.reset(seed=3)
+    before = environment.engine_state
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     observation, reward, terminated, truncated, after = environment.step(illegal)
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert after["illegal_action"] == illegal
-    assert after["state"] == info["state"]
+    assert after["turns"] == info["turns"]
+    assert environment.engine_state == before
 
 
 def test_gym_truncates_after_max_turns() -> None:
@@ -202,13 +203,13 @@ def _aec_game(environment: Any, seed: int) -> tuple[list[str], dict[str, float]]
     states = []
     totals = dict.fromkeys(environment.possible_agents, 0.0)
     for agent in environment.agent_iter():
-        observation, reward, termination, truncation, info = environment.last()
+        observation, reward, termination, truncation, _info = environment.last()
         totals[agent] += reward
-        states.append(info["state"])
+        states.append(format_state(environment.engine_state))
         if termination or truncation:
             environment.step(None)
             continue
-        assert agent == f"player_{environment.table.state.player}"
+        assert agent == f"player_{environment.engine_state.player}"
         environment.step(_masked(observation, rng))
     return states, totals
 
@@ -232,7 +233,7 @@ def test_pettingzoo_masks_only_the_agent_to_act() -> None:
     assert environment.observe(other)["action_mask"].sum() == 0
     mask = environment.observe(acting)["action_mask"]
     assert mask.shape == (NUM_ACTIONS,)
-    assert list(np.flatnonzero(mask)) == legal_decisions(environment.table.state)
+    assert list(np.flatnonzero(mask)) == legal_decisions(environment.engine_state)
     # Seen from either seat, the current-player field points at the agent to act.
     current = observation_fields(2)["current"]
     assert list(environment.observe(acting)["observation"][current]) == [1.0, 0.0]
@@ -264,9 +265,9 @@ def test_pettingzoo_illegal_action_and_shaping() -> None:
     environment.reset(seed=6)
     agent = environment.agent_selection
     environment.step(int(np.flatnonzero(environment.observe(agent)["action_mask"])[0]))
-    before = progress(environment.table.state, int(agent[-1]))
+    before = progress(environment.engine_state, int(agent[-1]))
     environment.step(STOP)
-    gained = progress(environment.table.state, int(agent[-1])) - before
+    gained = progress(environment.engine_state, int(agent[-1])) - before
     assert gained > 0
     assert environment.rewards[agent] == pytest.approx(gained)
 

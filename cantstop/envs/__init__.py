@@ -64,7 +64,9 @@ board      11         1 where the board has the column (custom boards)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
@@ -171,6 +173,7 @@ def stop_allowed(state: State) -> bool:
     return True
 
 
+@functools.cache
 def observation_fields(players: int) -> Mapping[str, slice]:
     """Return where each field of the observation lies, by name (see the module docstring)."""
     sizes = {
@@ -187,12 +190,21 @@ def observation_fields(players: int) -> Mapping[str, slice]:
     for name, size in sizes.items():
         fields[name] = slice(start, start + size)
         start += size
-    return fields
+    return MappingProxyType(fields)
 
 
 def observation_size(players: int) -> int:
     """Return the length of the observation vector for ``players`` players."""
     return 50 + 23 * players
+
+
+_PHASE_NUMBER = {Phase.ROLL: 0, Phase.CHOOSE: 1, Phase.DECIDE: 2, Phase.OVER: 3}
+
+
+def _items(mapping: Mapping[int, int]) -> Iterable[tuple[int, int]]:
+    """Return the items of a column map, from its dict when it has one (a state's maps do)."""
+    plain: Mapping[int, int] = getattr(mapping, "_dict", mapping)
+    return plain.items()
 
 
 def observation(
@@ -206,32 +218,31 @@ def observation(
     """
     rules = state.rules
     n = rules.players
-    heights = rules.heights
+    heights = dict(_items(rules.heights))
     fields = observation_fields(n)
     vector = np.zeros(observation_size(n), dtype=np.float32)
     phase = state.phase
     if phase is not Phase.OVER:
         vector[fields["current"].start + (state.player - observer) % n] = 1
-    kind = {Phase.ROLL: 0, Phase.CHOOSE: 1, Phase.DECIDE: 2, Phase.OVER: 3}[phase]
-    if awaiting_dice:
-        kind = 0
-    vector[fields["phase"].start + kind] = 1
+    vector[fields["phase"].start + (0 if awaiting_dice else _PHASE_NUMBER[phase])] = 1
     if state.dice is not None:
-        start = fields["dice"].start
+        start = fields["dice"].start - 1
         for i, die in enumerate(state.dice):
-            vector[start + 6 * i + die - 1] = 1
-    start = fields["markers"].start
-    for column, space in state.markers.items():
-        vector[start + column - 2] = space / heights[column]
+            vector[start + 6 * i + die] = 1
+    start = fields["markers"].start - 2
+    for column, space in _items(state.markers):
+        vector[start + column] = space / heights[column]
+    squares = fields["squares"].start - 2
     for p in range(n):
-        seat = (p - observer) % n
-        start = fields["squares"].start + 11 * seat
-        for column, space in state.squares[p].items():
-            vector[start + column - 2] = space / heights[column]
-    for column, owner in state.won.items():
-        vector[fields["won"].start + 11 * ((owner - observer) % n) + column - 2] = 1
+        start = squares + 11 * ((p - observer) % n)
+        for column, space in _items(state.squares[p]):
+            vector[start + column] = space / heights[column]
+    start = fields["won"].start - 2
+    for column, owner in _items(state.won):
+        vector[start + 11 * ((owner - observer) % n) + column] = 1
+    start = fields["board"].start - 2
     for column in heights:
-        vector[fields["board"].start + column - 2] = 1
+        vector[start + column] = 1
     return vector
 
 
@@ -247,8 +258,8 @@ def progress(state: State, player: int) -> float:
     >>> progress(parse_state('2:3,12:3/- - 0r'), 0)  # two whole columns of three to win
     0.666...
     """
-    heights = state.rules.heights
-    climbed = sum(space / heights[column] for column, space in state.squares[player].items())
+    heights = dict(_items(state.rules.heights))
+    climbed = sum(space / heights[column] for column, space in _items(state.squares[player]))
     return climbed / state.rules.columns_to_win
 
 

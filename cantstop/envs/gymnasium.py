@@ -24,19 +24,19 @@ default.  An action the mask forbids ends the episode with
 as it was.  With ``max_turns``, the episode is truncated once that many
 turns have ended without a win.
 
-``info`` holds ``state``, the game in the state notation, and ``turns``,
-the turns begun.  ``render()`` returns the board as text (``"ansi"``) or as
-an SVG document (``"svg"``).
+``info`` holds ``turns``, the turns begun; :attr:`CantStopEnv.engine_state`
+is the game's :class:`~cantstop.State`.  ``render()`` returns the board as
+text (``"ansi"``) or as an SVG document (``"svg"``).
 
 >>> env = CantStopEnv()
 >>> observation, info = env.reset(seed=7)
->>> info  # the dice 4 5 6 6 make 9+12 or 10+11
-{'state': '- - 0c4566', 'turns': 1}
+>>> env.engine_state, info  # the dice 4 5 6 6 make 9+12 or 10+11
+(State('- - 0c4566'), {'turns': 1})
 >>> [int(a) for a in observation["action_mask"].nonzero()[0]]
 [72, 74]
 >>> observation, reward, terminated, truncated, info = env.step(74)
->>> info["state"], reward, terminated
-('- 10:1,11:1 0d', 0.0, False)
+>>> env.engine_state, reward, terminated
+(State('- 10:1,11:1 0d'), 0.0, False)
 """
 
 from __future__ import annotations
@@ -49,8 +49,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from cantstop.envs import NUM_ACTIONS, _Table, observation, observation_size, progress
-from cantstop.game import Phase
-from cantstop.notation import format_state
+from cantstop.game import Phase, State
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
 from cantstop.text import render_board
@@ -106,18 +105,22 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
         self._table: _Table | None = None
 
     @property
-    def table(self) -> _Table:
-        """The game being played; :meth:`reset` starts one."""
+    def engine_state(self) -> State:
+        """The engine's state of the game being played; :meth:`reset` starts a game."""
+        return self._running.state
+
+    @property
+    def _running(self) -> _Table:
         if self._table is None:
             raise RuntimeError("call reset() before step() or render()")
         return self._table
 
     def _observe(self) -> Observation:
-        table = self.table
+        table = self._running
         return {"observation": observation(table.state, 0), "action_mask": table.mask()}
 
     def _info(self) -> dict[str, Any]:
-        return {"state": format_state(self.table.state), "turns": self.table.turns}
+        return {"turns": self._running.turns}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -129,7 +132,7 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play decision ``action``; return observation, reward, terminated, truncated, info."""
-        table = self.table
+        table = self._running
         before = progress(table.state, 0)
         if not table.play(int(action)):
             info = self._info() | {"illegal_action": int(action)}
@@ -142,9 +145,9 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
     def render(self) -> str | None:
         """Return the board as text (``"ansi"``) or SVG (``"svg"``); ``None`` without a mode."""
         if self.render_mode == "ansi":
-            return render_board(self.table.state)
+            return render_board(self._running.state)
         if self.render_mode == "svg":
-            return state_svg(self.table.state)
+            return state_svg(self._running.state)
         return None
 
 

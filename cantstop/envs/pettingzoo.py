@@ -21,14 +21,15 @@ negative).  An action the mask forbids ends the game at once: the agent gets
 ``illegal_reward`` (-1), the others 0, and its info ``illegal_action``.  With
 ``max_turns`` the game is truncated once that many turns have ended.
 
-``infos[agent]`` holds ``state`` (the game in the state notation) and
-``turns`` (turns begun).  ``render()`` returns the board as text
-(``"ansi"``) or as an SVG document (``"svg"``).
+``infos[agent]`` holds ``turns`` (turns begun);
+:attr:`CantStopAEC.engine_state` is the game's :class:`~cantstop.State`.
+``render()`` returns the board as text (``"ansi"``) or as an SVG document
+(``"svg"``).
 
 >>> env = CantStopAEC(players=2)
 >>> env.reset(seed=3)
->>> env.agent_selection, env.infos["player_0"]["state"]  # dice 1 2 2 5: 3+7 or 4+6
-('player_0', '-/- - 0c1225')
+>>> env.agent_selection, env.engine_state  # dice 1 2 2 5: 3+7 or 4+6
+('player_0', State('-/- - 0c1225'))
 >>> observation, reward, termination, truncation, info = env.last()
 >>> [int(a) for a in observation["action_mask"].nonzero()[0]]
 [28, 36]
@@ -46,8 +47,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from cantstop.envs import NUM_ACTIONS, _Table, observation, observation_size, progress
-from cantstop.game import Phase
-from cantstop.notation import format_state
+from cantstop.game import Phase, State
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
 from cantstop.text import render_board
@@ -122,8 +122,12 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     @property
-    def table(self) -> _Table:
-        """The game being played; :meth:`reset` starts one."""
+    def engine_state(self) -> State:
+        """The engine's state of the game being played; :meth:`reset` starts a game."""
+        return self._running.state
+
+    @property
+    def _running(self) -> _Table:
         if self._table is None:
             raise RuntimeError("call reset() before step(), observe() or render()")
         return self._table
@@ -133,7 +137,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """Return what ``agent`` sees: the observation vector and its action mask."""
-        table = self.table
+        table = self._running
         seat = self._seat(agent)
         mask = (
             table.mask()
@@ -143,7 +147,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         return {"observation": observation(table.state, seat), "action_mask": mask}
 
     def _set_infos(self) -> None:
-        info = {"state": format_state(self.table.state), "turns": self.table.turns}
+        info: dict[str, Any] = {"turns": self._running.turns}
         self.infos = {agent: dict(info) for agent in self.agents}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -157,7 +161,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._set_infos()
-        self.agent_selection = self.possible_agents[self.table.state.player]
+        self.agent_selection = self.possible_agents[self._running.state.player]
 
     def step(self, action: int | None) -> None:
         """Play decision number ``action`` for the agent to act."""
@@ -165,7 +169,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self.table
+        table = self._running
         self._cumulative_rewards[agent] = 0.0
         before = [progress(table.state, p) for p in range(self.rules.players)]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -193,9 +197,9 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         """Return the board as text (``"ansi"``) or SVG (``"svg"``); ``None`` without a mode."""
         if self.render_mode == "ansi":
-            return render_board(self.table.state)
+            return render_board(self._running.state)
         if self.render_mode == "svg":
-            return state_svg(self.table.state)
+            return state_svg(self._running.state)
         return None
 
     def close(self) -> None:
