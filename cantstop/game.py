@@ -704,15 +704,21 @@ def _stop(state: State, stop: Stop) -> State:
     heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
     markers: dict[int, int] = state.markers._dict  # type: ignore[attr-defined]
     squares = state.squares
-    mine: dict[int, int] = squares[me]._dict.copy()  # type: ignore[attr-defined]
-    placed = False
+    own: dict[int, int] = squares[me]._dict  # type: ignore[attr-defined]
+    mine = own.copy()
+    top = next(reversed(own)) if own else 0  # the player's highest column with a square
+    unsorted = False
     topped = []
-    for column, position in markers.items():
-        placed = placed or column not in mine
+    for column, position in markers.items():  # in increasing column order
+        if column not in own:
+            if column < top:
+                unsorted = True
+            else:
+                top = column
         mine[column] = position  # R11.2
         if position == heights[column]:
             topped.append(column)  # R11.3
-    mine_map = _from_sorted(dict(sorted(mine.items())) if placed else mine)
+    mine_map = _from_sorted(dict(sorted(mine.items())) if unsorted else mine)
     starts = list(_turn_starts(state))
     won = state._won
     if topped:
