@@ -7,17 +7,18 @@ rule of its own.
 
 **Parameters** (all optional):
 
-================  ========  ====================================================
-name              default   meaning
-================  ========  ====================================================
-``players``       2         1 (solitaire) to 4 (R15.1)
-``columns_to_win`` 3        columns a player must hold to win (R15.2)
-``variant``       ``none``  ``none``, ``A`` or ``B`` (R14)
-``heights``       ``""``    a custom board as ``column:spaces;...``, e.g.
-                            ``5:2;6:1;7:3``; empty for the standard board (R15.3).
-                            Commas are read as semicolons, but the game string
-                            (``str(game)``) has semicolons, as it must
-================  ========  ====================================================
+====================  ==========  ==============================================
+name                  default     meaning
+====================  ==========  ==============================================
+``players``           2           1 (solitaire) to 4 (R15.1)
+``columns_to_win``    3           columns a player must hold to win (R15.2)
+``variant``           ``none``    ``none``, ``A`` or ``B`` (R14)
+``heights``           ``""``      a custom board, ``column:spaces;...`` such as
+                                  ``5:2;6:1;7:3``; empty for the standard board
+                                  (R15.3).  Commas are read as semicolons; the
+                                  game string (``str(game)``) has semicolons,
+                                  since OpenSpiel splits parameters at commas
+====================  ==========  ==============================================
 
 **Chance.** A turn starts with a chance node, and so does each roll after a
 decision to roll again: its 126 outcomes are the sorted rolls, numbered in
