@@ -26,9 +26,12 @@ from cantstop.simulate import wilson_interval
 
 
 def play(
-    games: int, simulations: int, rollouts: int, seed: int, heights: str = ""
+    games: int, simulations: int, rollouts: int, seed: int, heights: str = "", verbose: bool = False
 ) -> tuple[int, int]:
-    """Play the match; return the MCTS bot's wins and the games played."""
+    """Play the match; return the MCTS bot's wins and the games played.
+
+    With ``verbose``, each game's result is printed as it ends.
+    """
     game = pyspiel.load_game(GAME_NAME, {"players": 2, "heights": heights})
     dice = np.random.RandomState(seed)
     wins = 0
@@ -54,7 +57,10 @@ def play(
                 state.apply_action(int(dice.choice(actions, p=probs)))
             else:
                 state.apply_action(bots[state.current_player()].step(state))
-        wins += state.returns()[mcts_seat] > 0
+        won = state.returns()[mcts_seat] > 0
+        wins += won
+        if verbose:
+            print(f"game {i + 1}: MCTS in seat {mcts_seat} {'won' if won else 'lost'}", flush=True)
     return wins, games
 
 
@@ -68,9 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per leaf")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--heights", default="", help="a custom board, e.g. 5:3;6:3;7:4")
+    parser.add_argument("--verbose", action="store_true", help="print each game's result")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    wins, games = play(args.games, args.simulations, args.rollouts, args.seed, args.heights)
+    wins, games = play(
+        args.games, args.simulations, args.rollouts, args.seed, args.heights, args.verbose
+    )
     low, high = wilson_interval(wins, games)
     print(
         f"MCTS ({args.simulations} simulations, {args.rollouts} rollout(s)) against the "
