@@ -599,18 +599,19 @@ def _roll(state: State, roll: Roll) -> State:
             (),
             starts,
         )
-    return _successor(
-        state,
-        state.player,
-        _CHOOSE,
-        _SORTED_ROLLS[index],
-        state.markers,
-        state.squares,
-        state._won,
-        state._situation,
-        moves,
-        state._starts,
-    )
+    # The most frequent transitions, rolls and moves, write _successor out.
+    new: State = _new_object(State)
+    _set_rules(new, state.rules)
+    _set_player(new, state.player)
+    _set_phase(new, _CHOOSE)
+    _set_dice(new, _SORTED_ROLLS[index])
+    _set_markers(new, state.markers)
+    _set_squares(new, state.squares)
+    _set_won(new, state._won)
+    _set_situation(new, state._situation)
+    _set_moves(new, moves)
+    _set_starts(new, state._starts)
+    return new
 
 
 def _move(state: State, move: Move) -> State:
@@ -663,18 +664,18 @@ def _move(state: State, move: Move) -> State:
             )
         if unsorted:  # keep the columns in order
             markers = dict(sorted(markers.items()))
-    return _successor(
-        state,
-        state.player,
-        _DECIDE,
-        None,
-        _from_sorted(markers),
-        state.squares,
-        state._won,
-        situation,
-        (),
-        state._starts,
-    )
+    new: State = _new_object(State)
+    _set_rules(new, rules)
+    _set_player(new, state.player)
+    _set_phase(new, _DECIDE)
+    _set_dice(new, None)
+    _set_markers(new, _from_sorted(markers))
+    _set_squares(new, state.squares)
+    _set_won(new, state._won)
+    _set_situation(new, situation)
+    _set_moves(new, ())
+    _set_starts(new, state._starts)
+    return new
 
 
 def _stop(state: State, stop: Stop) -> State:
