@@ -81,6 +81,10 @@ def _conform(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from cantstop.conformance.serve import serve
 
+    if args.mutant is not None:
+        from cantstop.conformance.mutants import MutantPort
+
+        return serve(answer=MutantPort(args.mutant).handle)
     return serve()
 
 
@@ -91,6 +95,12 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"cantstop verify: no such file: {args.record}", file=sys.stderr)
         return 2
     return verify_record(args.record)
+
+
+def _mutant_names() -> list[str]:
+    from cantstop.conformance.mutants import MUTANTS
+
+    return list(MUTANTS)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -152,6 +162,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     conform.set_defaults(run=_conform)
     serve = sub.add_parser(
         "serve", help="answer the conformance protocol on stdin/stdout (the reference port)"
+    )
+    serve.add_argument(
+        "--mutant",
+        metavar="NAME",
+        choices=_mutant_names(),
+        help="answer with one seeded rule bug (cantstop.conformance.mutants), for studying "
+        "the suite's diagnosis; NAME is one of: " + ", ".join(_mutant_names()),
     )
     serve.set_defaults(run=_serve)
     verify = sub.add_parser("verify", help="check a game record (JSON lines)")

@@ -139,8 +139,16 @@ def handle(request: object) -> Message:
     return {"seq": seq, "ok": True, **result}
 
 
-def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
-    """Answer requests line by line until ``quit`` or the end of input; return 0."""
+def serve(
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    answer: Callable[[object], Message] = handle,
+) -> int:
+    """Answer requests line by line until ``quit`` or the end of input; return 0.
+
+    ``answer`` answers one request; :class:`cantstop.conformance.mutants.MutantPort`
+    gives one with a seeded bug.
+    """
     for line in stdin:
         if not line.strip():
             continue
@@ -154,7 +162,7 @@ def serve(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
                 "error": {"rule": None, "message": f"malformed JSON: {exc.msg}"},
             }
         else:
-            response = handle(request)
+            response = answer(request)
         stdout.write(json.dumps(response, separators=(",", ":")) + "\n")
         stdout.flush()
         if isinstance(request, dict) and request.get("op") == "quit":
