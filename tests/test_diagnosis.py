@@ -288,7 +288,7 @@ def test_the_committed_results_file() -> None:
 def _mini_site(tmp_path: Path, results: str | None) -> subprocess.CompletedProcess[str]:
     pytest.importorskip("sphinx")
     source = tmp_path / "src"
-    source.mkdir()
+    source.mkdir(parents=True)
     (source / "conf.py").write_text(
         f"import sys\nsys.path.insert(0, {str(ROOT / 'docs' / '_ext')!r})\n"
         "extensions = ['myst_parser', 'cantstop_study']\n"

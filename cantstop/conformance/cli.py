@@ -69,6 +69,8 @@ def _conform(args: argparse.Namespace) -> int:
         known=known,
         progress=progress if interactive else None,
     )
+    if not run.ok:
+        run.diagnose(cases, timeout=args.timeout)  # asks the failing cases again
     if run.hello is not None:
         print(f"Port: {run.hello.get('name', '(unnamed)')}")
     if args.report:

@@ -44,17 +44,23 @@ from cantstop.conformance.explain import (
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.errors import CantStopError, NotationError
 from cantstop.game import DROP_RULES, Event, Phase, State
-from cantstop.notation import format_action, format_state, parse_action, parse_state
+from cantstop.notation import format_action, parse_action, parse_state
 
 __all__ = [
+    "EVIDENCE_LIMIT",
+    "EVIDENCE_LIMITS",
+    "GAME_WEIGHT",
+    "Ask",
     "Diagnosis",
     "Evidence",
     "Suspect",
     "diagnose",
     "divide_lines",
     "evidence",
+    "moves_blame",
     "rank",
     "reference_table",
+    "step_blame",
 ]
 
 Case = dict[str, Any]
@@ -69,6 +75,7 @@ GAME_WEIGHT = 0.25
 #: How many failing cases of one kind are asked again, at most: whole games
 #: and roll tables cost many requests, the others one or two.
 EVIDENCE_LIMITS: Mapping[str, int] = {"game": 8, "perft": 10, "rolls": 10}
+#: How many failing cases of any other kind are asked again, at most.
 EVIDENCE_LIMIT = 400
 
 #: Rules whose breach a port can only report by refusing the state it was given.
@@ -164,12 +171,15 @@ def _example_lines(e: Evidence) -> Iterator[str]:
     yield f"     e.g. {e.case}: {e.what}"
     if e.state:
         yield f"       state:    {e.state}"
-    yield f"       request:  {_short(e.request)}"
+    request = dict(e.request)
+    if e.state and request.get("state") == e.state:
+        request["state"] = "(the state above)"
+    yield f"       request:  {_short(request)}"
     yield f"       expected: {_short(e.expected)}"
     yield f"       got:      {_short(e.got)}"
 
 
-def _short(value: Any, width: int = 200) -> str:
+def _short(value: Any, width: int = 1000) -> str:
     text = json.dumps(value, separators=(", ", ": ")) if not isinstance(value, str) else value
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -226,10 +236,14 @@ def rank(
         if blame[rule] > 0
     }
     ranked = sorted(scores, key=lambda r: (-round(scores[r], 9), rule_key(r)))
-    return [
-        Suspect(r, scores[r], failing[r], failing[r] + passing[r], _pick_example(r, evidence))
-        for r in ranked
-    ]
+    shown: set[str] = set()
+    suspects = []
+    for r in ranked:
+        example = _pick_example(r, evidence, shown)
+        if example is not None:
+            shown.add(example.case)
+        suspects.append(Suspect(r, scores[r], failing[r], failing[r] + passing[r], example))
+    return suspects
 
 
 def _kind(case_id: str, kinds: Mapping[str, str] | None) -> str:
@@ -272,15 +286,18 @@ def _extrapolate(
     return out
 
 
-def _pick_example(rule: str, evidence: Mapping[str, Evidence]) -> Evidence | None:
-    """Return the failing case whose evidence gives ``rule`` the largest share (games last)."""
-    best: tuple[float, bool, str] | None = None
+def _pick_example(rule: str, evidence: Mapping[str, Evidence], shown: set[str]) -> Evidence | None:
+    """Return the failing case whose evidence gives ``rule`` the largest share.
+
+    Cases already shown for a rule ranked higher, and whole games, come last.
+    """
+    best: tuple[bool, float, bool, str] | None = None
     found = None
     for case_id, e in evidence.items():
         share = e.blame.get(rule, 0.0)
         if share <= 0:
             continue
-        key = (-share, case_id.startswith("game-"), case_id)
+        key = (case_id in shown, -share, case_id.startswith("game-"), case_id)
         if best is None or key < best:
             best, found = key, e
     return found
@@ -350,6 +367,12 @@ def evidence(case: Case, ask: Ask) -> Evidence | None:
             return _game_evidence(case, ask)
         if kind in ("state", "action", "new"):
             return _notation_evidence(case, ask)
+        if kind == "example" and "state" in case and not case.get("actions"):
+            # A spec example about one position: its counts, or its legal moves.
+            if "perft" in case["expect"]:
+                return _table_evidence(case, ask)
+            if "moves" in case["expect"] and parse_state(case["state"]).dice is not None:
+                return _moves_evidence(case, ask)
     except (CantStopError, KeyError, TypeError, ValueError, AttributeError):
         return None  # a case the reference cannot explain further: its tags stand
     return None
@@ -528,7 +551,9 @@ def step_blame(
     hit = [a for a in aspects if a.fields & differ] or aspects
     # A part whose absence gives exactly the port's values explains them alone.
     missed = [a for a in hit if a.without and all(got_fields.get(f) == v for f, v in a.without)]
-    return _aspect_blame(missed or hit), "wrong " + ", ".join(sorted(differ))
+    if missed:
+        return _aspect_blame(missed), "missing: " + ", ".join(a.what for a in missed)
+    return _aspect_blame(hit), "wrong: " + ", ".join(a.what for a in hit)
 
 
 def _aspect_blame(aspects: Sequence[Any]) -> Blame:
@@ -604,22 +629,17 @@ def _table_evidence(case: Case, ask: Ask) -> Evidence | None:
             blame[rule] += share * len(group.rolls)
     first = groups[0]
     what = f"{sum(len(g.rolls) for g in groups)} of 1296 rolls differ; first {first.text()}"
+    # The answer to "rolls" is 1296 lists: shown here for the first roll that differs.
+    roll = first.rolls[0]
     return Evidence(
         case["id"],
         _normal(blame),
         what,
         case["state"],
-        {"op": "moves", "state": _choose_text(state, first.dice)},
-        first.want,
-        first.got,
+        request,
+        {roll: first.want},
+        {roll: first.got},
     )
-
-
-def _choose_text(state: State, dice: Dice) -> str:
-    choosing = _choosing(state, dice)
-    if choosing is not None:
-        return format_state(choosing)
-    return f"{format_state(state)} then {format_action(Roll(dice))}"
 
 
 def reference_table(state: State) -> list[list[str]]:
@@ -686,9 +706,7 @@ def divide_lines(
     lines = [f"roll {g.text()}" for g in groups[:limit]]
     if len(groups) > limit:
         rolls = sum(len(g.rolls) for g in groups)
-        lines.append(
-            f"... {len(groups) - limit} more sorted rolls differ ({rolls} of 1296)"
-        )
+        lines.append(f"... {len(groups) - limit} more sorted rolls differ ({rolls} of 1296)")
     return lines
 
 

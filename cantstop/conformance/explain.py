@@ -3,8 +3,8 @@
 A conformance case names the rules that decide its expected answer, and only
 those.  They are read from the engine's own decision table, the one that
 explains an illegal action: :meth:`State.play_of <cantstop.State.play_of>`
-says what each sum does (:class:`~cantstop.game.Play`), :data:`DROP_RULES
-<cantstop.game.DROP_RULES>` names the rule behind each dropped sum, and an
+says what each sum does (:class:`~cantstop.game.Play`), ``DROP_RULES`` in
+:mod:`cantstop.game` names the rule behind each dropped sum, and an
 illegal action's :class:`~cantstop.IllegalAction` names the rule that forbids
 it.  A rule is named where its decision could go either way: forced play
 (R6.1) where a pairing has two sums that play together, equal sums (R7.1 to
@@ -34,7 +34,7 @@ from functools import lru_cache
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.dice import pairings, sorted_dice
 from cantstop.errors import IllegalAction
-from cantstop.game import DROP_RULES, Event, Phase, Play, State
+from cantstop.game import DROP_RULES, Event, Play, State
 from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
 
 __all__ = [
@@ -81,7 +81,16 @@ def rule_key(rule: str) -> tuple[str, tuple[int, ...]]:
     >>> sorted(["R10.1", "N1.1", "R2.3"], key=rule_key)
     ['R2.3', 'R10.1', 'N1.1']
     """
-    return ("0" if rule[0] == "R" else "1"), tuple(int(p) for p in rule[1:].split("."))
+    key = _RULE_KEYS.get(rule)
+    if key is None:
+        key = _RULE_KEYS[rule] = (
+            ("0" if rule[0] == "R" else "1"),
+            tuple(int(p) for p in rule[1:].split(".")),
+        )
+    return key
+
+
+_RULE_KEYS: dict[str, tuple[str, tuple[int, ...]]] = {}
 
 
 def sorted_rules(rules: Iterable[str]) -> list[str]:
@@ -130,27 +139,77 @@ def _sum_rules(state: State, markers: Mapping[int, int], column: int, steps: int
     return rules
 
 
-def _pair_offers(choosing: State, pair: tuple[int, int]) -> set[tuple[int, ...]]:
-    """Return the moves one pairing offers in a state choosing a move (R6.6)."""
+def _land(state: State, column: int, space: int) -> int:
+    """Return where a step onto ``space`` comes to rest: Variant A skips squares (R14.1)."""
+    if state.rules.variant is Variant.A:
+        taken = _others_squares(state, column)
+        while space in taken:
+            space += 1
+    return space
+
+
+_Pairing = tuple[frozenset[tuple[int, ...]], tuple[str, ...]]
+_PAIRINGS: dict[tuple[object, ...], _Pairing] = {}
+
+
+def _pairing(state: State, pair: tuple[int, int]) -> _Pairing:
+    """Return what one pairing offers in ``state`` (R6.6), and the rules that decide it.
+
+    Only the markers and squares of ``state`` count, not its phase or dice, so
+    the answer is kept for every roll that makes the same pairing.
+    """
+    key = (state.rules, state.player, state.markers, state.squares, pair)
+    found = _PAIRINGS.get(key)
+    if found is None:
+        if len(_PAIRINGS) > 100_000:
+            _PAIRINGS.clear()
+        offers, rules = _work_out_pairing(state, pair)
+        found = _PAIRINGS[key] = (frozenset(offers), tuple(sorted_rules(rules)))
+    return found
+
+
+def _work_out_pairing(
+    state: State, pair: tuple[int, int]
+) -> tuple[set[tuple[int, ...]], list[str]]:
     a, b = pair
-    markers = choosing.markers
-    first = choosing.play_of(a)
+    markers = state.markers
+    first = state.play_of(a)
     if a == b:
+        rules = _sum_rules(state, markers, a, 2)
         if not first.plays:
-            return set()
-        return {(a, a)} if Move((a, a)) in choosing.legal_moves() else {(a,)}
-    other = choosing.play_of(b)
+            return set(), [*rules, "R6.5"]
+        landed = _land(state, a, _start(state, markers, a) + 1)
+        both = state.play_of(a, {**markers, a: landed}).plays
+        if both:
+            rules += ["R7.1", "R7.2"] if first is Play.PLACE else ["R7.1"]
+        else:
+            rules += ["R7.3", "R8.1"]
+        if state.rules.variant is Variant.A and _skip_decides(state, a, both):
+            rules.append("R14.1")
+        return ({(a, a)} if both else {(a,)}), rules
+    other = state.play_of(b)
+    rules = _sum_rules(state, markers, a, 1) + _sum_rules(state, markers, b, 1)
     if first.plays and other.plays:
-        if choosing.play_of(b, {**markers, a: _start(choosing, markers, a) + 1}).plays:
-            return {(a, b)}
-        return {(a,), (b,)}
-    return {(c,) for c, play in ((a, first), (b, other)) if play.plays}
+        together = state.play_of(b, {**markers, a: _start(state, markers, a) + 1})
+        if together.plays:
+            return {(a, b)}, [*rules, "R6.1"]
+        return {(a,), (b,)}, [*rules, "R6.3", DROP_RULES[together]]
+    if first.plays or other.plays:
+        offers: set[tuple[int, ...]] = {(c,) for c, p in ((a, first), (b, other)) if p.plays}
+        return offers, [*rules, "R6.2"]
+    return set(), [*rules, "R6.5"]
 
 
-def pairing_rules(choosing: State, pair: tuple[int, int]) -> list[str]:
-    """Return the rules that decide what the pairing ``pair`` offers (R6, R7).
+def _pair_offers(state: State, pair: tuple[int, int]) -> frozenset[tuple[int, ...]]:
+    """Return the moves one pairing offers (R6.6)."""
+    return _pairing(state, pair)[0]
 
-    ``choosing`` is the state choosing a move for dice that give ``pair``.
+
+def pairing_rules(state: State, pair: tuple[int, int]) -> list[str]:
+    """Return the rules that decide what the pairing ``pair`` offers in ``state`` (R6, R7).
+
+    Only the markers and squares of ``state`` count: it may be about to roll,
+    or choosing a move for dice that give ``pair``.
 
     >>> from cantstop import parse_state
     >>> state = parse_state('-/- 5:1,6:1 0c3366')   # 6+12, or 9+9
@@ -159,36 +218,7 @@ def pairing_rules(choosing: State, pair: tuple[int, int]) -> list[str]:
     >>> pairing_rules(parse_state('-/- 5:1,6:1 0c3456'), (7, 11))   # one marker left
     ['R5.3', 'R6.3']
     """
-    return list(_pairing_rules(choosing, pair))
-
-
-@lru_cache(maxsize=4096)
-def _pairing_rules(choosing: State, pair: tuple[int, int]) -> list[str]:
-    a, b = pair
-    markers = choosing.markers
-    first = choosing.play_of(a)
-    if a == b:
-        rules = _sum_rules(choosing, markers, a, 2)
-        if not first.plays:
-            return sorted_rules([*rules, "R6.5"])
-        both = Move((a, a)) in choosing.legal_moves()
-        if both:
-            rules += ["R7.1", "R7.2"] if first is Play.PLACE else ["R7.1"]
-        else:
-            rules += ["R7.3", "R8.1"]
-        if choosing.rules.variant is Variant.A and _skip_decides(choosing, a, both):
-            rules.append("R14.1")
-        return sorted_rules(rules)
-    other = choosing.play_of(b)
-    rules = _sum_rules(choosing, markers, a, 1) + _sum_rules(choosing, markers, b, 1)
-    if first.plays and other.plays:
-        together = choosing.play_of(b, {**markers, a: _start(choosing, markers, a) + 1})
-        rules += ["R6.1"] if together.plays else ["R6.3", DROP_RULES[together]]
-    elif first.plays or other.plays:
-        rules.append("R6.2")
-    else:
-        rules.append("R6.5")
-    return sorted_rules(rules)
+    return list(_pairing(state, pair)[1])
 
 
 def _skip_decides(state: State, column: int, both: bool) -> bool:
@@ -212,55 +242,31 @@ def roll_rules(state: State, dice: Dice) -> list[str]:
     >>> roll_rules(parse_state('-/- 2:1,3:1,12:1 0d'), (1, 3, 3, 5))   # 4+8 or 6+6: a bust
     ['R4.2', 'R5.3', 'R6.5', 'R10.1']
     """
-    return list(_roll_rules(state, dice))
-
-
-@lru_cache(maxsize=4096)
-def _roll_rules(state: State, dice: Dice) -> list[str]:
     pairs = pairings(sorted_dice(dice))
-    distinct = list(dict.fromkeys(pairs))
-    rules = ["R4.2"] if len(distinct) > 1 else []
-    choosing = _choosing(state, dice)
-    if choosing is None:
-        rules.append("R10.1")
-        for a, b in distinct:
-            rules += _sum_rules(state, state.markers, a, 2 if a == b else 1)
-            rules += _sum_rules(state, state.markers, b, 1) if a != b else []
-            rules.append("R6.5")
-        return sorted_rules(rules)
-    for pair in distinct:
-        rules += _pairing_rules(choosing, pair)
+    found = [_pairing(state, pair) for pair in pairs]
+    rules = [r for offers, pair_rules in dict.fromkeys(found) for r in pair_rules]
+    if len(set(pairs)) > 1:
+        rules.append("R4.2")
     # Pairings that coincide (dice repeat) offer their move once each; R6.6 lists it once.
-    offered = [m for pair in pairs for m in _pair_offers(choosing, pair)]
-    if len(offered) > 1:
+    offered = sum(len(offers) for offers, _ in found)
+    if offered == 0:
+        rules.append("R10.1")
+    elif offered > 1:
         rules.append("R6.6")
     return sorted_rules(rules)
 
 
-def _choosing(state: State, dice: Dice) -> State | None:
-    """Return the state choosing a move for ``dice``, or ``None`` if they bust."""
-    if state.phase is Phase.CHOOSE:
-        return state
-    step = state.step(Roll(dice))
-    return step.state if step.event is Event.ROLLED else None
-
-
-def legal_move_rules(choosing: State, columns: tuple[int, ...]) -> list[str]:
-    """Return the rules that make the move ``columns`` legal in the state ``choosing``.
+def legal_move_rules(state: State, columns: tuple[int, ...]) -> list[str]:
+    """Return the rules that make the move ``columns`` legal for the dice of ``state``.
 
     They are the rules of the pairings that offer it, and R4.2, which makes
-    those pairings.
+    those pairings.  ``state`` is choosing a move.
     """
-    return list(_legal_move_rules(choosing, columns))
-
-
-@lru_cache(maxsize=4096)
-def _legal_move_rules(choosing: State, columns: tuple[int, ...]) -> list[str]:
-    assert choosing.dice is not None
+    assert state.dice is not None
     rules = ["R4.2"]
-    for pair in dict.fromkeys(pairings(choosing.dice)):
-        if columns in _pair_offers(choosing, pair):
-            rules += _pairing_rules(choosing, pair)
+    for offers, pair_rules in dict.fromkeys(_pairing(state, p) for p in pairings(state.dice)):
+        if columns in offers:
+            rules += pair_rules
     return sorted_rules(rules)
 
 
@@ -361,7 +367,7 @@ def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
     rules = ["R3.3"]
     if empty:
         # Some pairing plays nothing: the bust test must look at all three (R10.1).
-        rules += ["R10.1", *(r for pair in empty for r in _pairing_rules(choosing, pair))]
+        rules += ["R10.1", *(r for pair in empty for r in pairing_rules(choosing, pair))]
     fields = ["event", "phase", "player", "refused", *_marker_fields(state)]
     aspects = [_aspect("whether the roll busts", fields, rules)]
     if dice != roll.dice:
@@ -373,7 +379,7 @@ def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
 
 def _move_aspects(state: State, move: Move) -> list[Aspect]:
     after = state.apply(move)
-    legal = _legal_move_rules(state, move.columns)
+    legal = legal_move_rules(state, move.columns)
     aspects = [_aspect("whether the move is legal", ["refused"], legal)]
     for column in dict.fromkeys(move.columns):
         steps = move.columns.count(column)

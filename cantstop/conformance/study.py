@@ -152,6 +152,7 @@ def _shape(case: Case) -> tuple[Any, ...]:
 def run_mutant(mutant: str, cases: list[Case], *, timeout: float = 10.0) -> Outcome:
     """Run ``cases`` against the port with the seeded bug ``mutant``; return the outcome."""
     run = harness.run_suite(port_command(mutant), cases, timeout=timeout)
+    run.diagnose(cases, timeout=timeout)
     ranked = [rule for rule, _, _ in run.suspects()]
     rule = MUTANTS[mutant].rule
     rank = ranked.index(rule) + 1 if rule in ranked else None
