@@ -261,6 +261,16 @@ def test_the_summary_shows_an_example_for_the_first_suspects(tmp_path: Path) -> 
     assert report["example"]["request"]["op"] == "moves"
 
 
+def test_a_port_that_cannot_start_is_diagnosed_by_its_tags(tmp_path: Path) -> None:
+    """Asking failing cases again of a port that cannot start gives up and ranks by the tags."""
+    cases = [c for c in CASES if c["kind"] == "moves"][:5]
+    run = harness.run_suite([str(tmp_path / "no-such-port")], cases, timeout=1.0)
+    diagnosis = run.diagnose(cases, timeout=1.0)
+    assert diagnosis.evidence == {}
+    assert [s.rule for s in diagnosis.suspects] == [s.rule for s in rank(run.results)]
+    assert diagnosis.suspects[0].example is None
+
+
 def test_the_committed_results_file() -> None:
     """``spec/conformance/study.json``: every seeded bug, on every vector, targets met."""
     data = json.loads(study.results_path().read_text(encoding="utf-8"))

@@ -332,7 +332,7 @@ def diagnose(
             try:
                 e = evidence(case, ask)
             except _PortGone:
-                break
+                continue  # its tags stand; ``ask`` gives up on a port that keeps breaking
             if e is not None:
                 found[case["id"]] = e
     return Diagnosis(rank(results, found, kinds), found)
