@@ -21,6 +21,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "cantstop_spec",
+    "cantstop_study",
 ]
 
 source_suffix = {".md": "markdown"}
