@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cantstop import parse_state
-from cantstop.conformance import explain, generate, harness, study
+from cantstop.conformance import generate, harness, study, tags
 from cantstop.conformance.diagnose import divide_lines, rank, reference_table
 from cantstop.conformance.mutants import MUTANTS, MutantPort
 from cantstop.dice import pairings
@@ -55,7 +55,7 @@ def by_kind(kind: str) -> list[dict[str, Any]]:
 )
 def test_roll_rules_by_hand(state: str, dice: tuple[int, int, int, int], rules: list[str]) -> None:
     """The rules behind a roll's legal moves, worked out by hand from R5 to R8."""
-    assert explain.roll_rules(parse_state(state), dice) == rules
+    assert tags.roll_rules(parse_state(state), dice) == rules
 
 
 def test_variant_a_skipping_is_named_where_it_forfeits_a_step() -> None:
@@ -63,13 +63,13 @@ def test_variant_a_skipping_is_named_where_it_forfeits_a_step() -> None:
     example = next(e for e in load_spec().examples if e.id == "E129")
     state = parse_state(example.fields["state"])
     assert state.dice is not None
-    rules = explain.roll_rules(state, state.dice)
+    rules = tags.roll_rules(state, state.dice)
     assert {"R7.3", "R8.1", "R14.1"} <= set(rules)
     # The same position without Variant A plays 7+7: nothing is skipped, R14.1 decides nothing.
     plain = parse_state(example.fields["state"][:-2])
     assert plain.dice is not None
-    assert "R14.1" not in explain.roll_rules(plain, plain.dice)
-    assert "R7.1" in explain.roll_rules(plain, plain.dice)
+    assert "R14.1" not in tags.roll_rules(plain, plain.dice)
+    assert "R7.1" in tags.roll_rules(plain, plain.dice)
 
 
 def _uses(pos: independent.Position, pair: tuple[int, int]) -> set[tuple[int, ...]]:
@@ -123,7 +123,7 @@ def test_the_pairing_offers_are_the_engines_legal_moves() -> None:
     for case in by_kind("moves")[:1000]:
         state = parse_state(case["state"])
         assert state.dice is not None
-        offered = {m for pair in pairings(state.dice) for m in explain._pair_offers(state, pair)}
+        offered = {m for pair in pairings(state.dice) for m in tags._pair_offers(state, pair)}
         assert sorted(offered) == sorted(m.columns for m in state.legal_moves()), case["id"]
 
 
@@ -261,14 +261,26 @@ def test_the_summary_shows_an_example_for_the_first_suspects(tmp_path: Path) -> 
     assert report["example"]["request"]["op"] == "moves"
 
 
-def test_a_port_that_cannot_start_is_diagnosed_by_its_tags(tmp_path: Path) -> None:
-    """Asking failing cases again of a port that cannot start gives up and ranks by the tags."""
-    cases = [c for c in CASES if c["kind"] == "moves"][:5]
-    run = harness.run_suite([str(tmp_path / "no-such-port")], cases, timeout=1.0)
+def test_a_port_that_cannot_restart_is_diagnosed_by_its_tags(tmp_path: Path) -> None:
+    """When the port cannot be started again to ask the failing cases, the tags alone rank."""
+    cases = [c for c in CASES if c["kind"] == "moves"][:20]
+    port = [sys.executable, "-m", "cantstop", "serve", "--mutant", "forced-play"]
+    run = harness.run_suite(port, cases, timeout=10.0)
+    assert run.count("failed") > 0
+    run.command = [str(tmp_path / "no-such-port")]
     diagnosis = run.diagnose(cases, timeout=1.0)
     assert diagnosis.evidence == {}
     assert [s.rule for s in diagnosis.suspects] == [s.rule for s in rank(run.results)]
     assert diagnosis.suspects[0].example is None
+
+
+def test_a_port_that_cannot_start_stops_the_run_without_suspects(tmp_path: Path) -> None:
+    """A port that never starts is a harness error (exit 2): no case failed, no rule is suspect."""
+    cases = [c for c in CASES if c["kind"] == "moves"][:5]
+    run = harness.run_suite([str(tmp_path / "no-such-port")], cases, timeout=1.0)
+    assert run.exit_status() == 2
+    assert run.count("failed") == 0
+    assert not any("Rules" in line for line in run.summary_lines())
 
 
 def test_the_committed_results_file() -> None:

@@ -4,7 +4,7 @@
 - :mod:`cantstop.conformance.serve` is the reference engine speaking the protocol
   of ``spec/protocol.md``;
 - :mod:`cantstop.conformance.harness` runs the vectors against a port;
-- :mod:`cantstop.conformance.explain` names the rules that decide each answer (the
+- :mod:`cantstop.conformance.tags` names the rules that decide each answer (the
   vectors' rule tags), and :mod:`cantstop.conformance.diagnose` ranks the rules a
   failing port most likely gets wrong;
 - :mod:`cantstop.conformance.mutants` is a port with switchable single-rule bugs, and

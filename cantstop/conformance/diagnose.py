@@ -1,6 +1,6 @@
 """The diagnosis of a conformance run: which rule the port most likely gets wrong.
 
-Every case names the rules that decide its answer (:mod:`cantstop.conformance.explain`).
+Every case names the rules that decide its answer (:mod:`cantstop.conformance.tags`).
 A failing case blames those rules, and the diagnosis weighs the blame by the
 evidence:
 
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cantstop.actions import Action, Move, Roll
-from cantstop.conformance.explain import (
+from cantstop.conformance.tags import (
     action_aspects,
     illegal_move_rule,
     legal_move_rules,
@@ -518,7 +518,7 @@ def step_blame(
 
     The answer is compared with the expected state part by part (each marker,
     each square, the player, the phase, the dice, the event); the blame goes
-    to the rules of the aspects (:func:`~cantstop.conformance.explain.action_aspects`)
+    to the rules of the aspects (:func:`~cantstop.conformance.tags.action_aspects`)
     that decide the parts that differ.  Right content in a text the notation
     does not allow blames the notation rule of that part of the text.
     """

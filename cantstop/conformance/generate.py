@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.explain import action_rules, roll_rules, rule_key, state_rules
+from cantstop.conformance.tags import action_rules, roll_rules, rule_key, state_rules
 from cantstop.dice import ORDERED_ROLLS, pairings, roll_outcomes
 from cantstop.errors import IllegalAction, NotationError, RuleError
 from cantstop.game import Event, Phase, State, new_game, perft
