@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -193,6 +194,13 @@ def _brief_digits(digits: str) -> str:
     if len(digits) < _LONG_NUMBER:
         return digits
     return f"{digits[:5]}…{digits[-5:]} ({len(digits):,} digits)"
+
+
+def _names(keys: Iterable[object]) -> str:
+    """Name some keys, briefly and in a stable order: ``'a', 'b'`` or ``'a', 'b' and 7 more``."""
+    shown = sorted(_brief(key) for key in keys)
+    listed = ", ".join(shown[:5])
+    return listed if len(shown) <= 5 else f"{listed} and {len(shown) - 5} more"
 
 
 def _quote(value: object, width: int, depth: int) -> str:

@@ -15,11 +15,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
-from cantstop.errors import InvalidRules, InvalidState, NotationError, _brief, _brief_digits
+from cantstop.errors import (
+    InvalidRules,
+    InvalidState,
+    NotationError,
+    _brief,
+    _brief_digits,
+    _names,
+)
 from cantstop.game import Phase, State
 from cantstop.rules import Rules, Variant
 
@@ -94,13 +101,6 @@ def _fail(message: str, data: object, rule: str = "N3.1") -> NotationError:
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def _names(keys: Iterable[object]) -> str:
-    """Name some keys, briefly and in a stable order: ``'a', 'b'`` or ``'a', 'b' and 7 more``."""
-    shown = sorted(_brief(key) for key in keys)
-    listed = ", ".join(shown[:5])
-    return listed if len(shown) <= 5 else f"{listed} and {len(shown) - 5} more"
 
 
 def _object(data: object, keys: set[str], optional: set[str], what: str) -> dict[str, Any]:

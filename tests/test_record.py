@@ -179,7 +179,7 @@ def test_false_claims_are_rejected(
         ("[1, 2]", "JSON object"),
         ('{"action": {"type": "jump"}}', "bad action"),
         ('{"action": {"type": "roll", "dice": [1, 2, 3]}}', "bad action"),
-        ('{"action": {"type": "stop"}, "colour": "red"}', "unknown fields"),
+        ('{"action": {"type": "stop"}, "colour": "red"}', "the unknown field 'colour'$"),
         ('{"state": "-/- - 0r"}', "needs an 'action'"),
         ('{"action": {"type": "stop"}, "bust": "no"}', "true or false"),
         ('{"action": {"type": "stop"}, "moves": "7+10"}', "list of moves"),
