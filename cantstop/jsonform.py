@@ -193,8 +193,9 @@ def state_from_json(data: object) -> State:
     )
     rules = rules_from_json(obj["rules"])
     try:
-        phase = Phase(obj["phase"])
-    except (ValueError, TypeError):
+        # Only a text is looked up: Phase() would quote any other value in full.
+        phase = Phase(obj["phase"] if isinstance(obj["phase"], str) else None)
+    except ValueError:
         raise _fail(
             f"phase must be one of roll, choose, decide, over, not {_brief(obj['phase'])}", data
         ) from None

@@ -200,7 +200,7 @@ def _load(line_no: int, text: str) -> dict[str, Any]:
     except RecursionError:
         raise RecordError(line_no, "not valid JSON for a record: it is nested too deeply") from None
     if not isinstance(obj, dict):
-        raise RecordError(line_no, f"a record line is a JSON object, not {_brief(text.strip())}")
+        raise RecordError(line_no, f"a record line is a JSON object, not {_brief(obj)}")
     return obj
 
 
