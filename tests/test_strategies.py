@@ -75,6 +75,28 @@ def test_strategies_without_hypothesis_say_what_to_install() -> None:
     assert "cantstop[test]" in out.stdout
 
 
+def test_strategy_examples_show_no_drawn_value() -> None:
+    """No example in cantstop.strategies prints what a search or a draw happens to return.
+
+    Such an output depends on the random draws, the shrinker and any example
+    saved in ``.hypothesis/``; the examples are property tests that hold for
+    every draw instead.
+    """
+    import doctest
+
+    import cantstop.strategies
+
+    examples = [
+        example
+        for test in doctest.DocTestFinder().find(cantstop.strategies)
+        for example in test.examples
+    ]
+    assert len(examples) > 20
+    for example in examples:
+        assert "find(" not in example.source, example.source
+        assert ".example(" not in example.source, example.source
+
+
 # -- rules and actions --------------------------------------------------------------------
 
 

@@ -319,14 +319,17 @@ class Fuzzer:
                 data = self.json_value(partial(_rules_form, state))
                 self.feed("rules_from_json", rules_from_json, data, NotationError)
             elif kind == 5:
-                dice = self.replace_somewhere([rng.randint(1, 6) for _ in range(4)])
+                dice: Any = [rng.randint(1, 6) for _ in range(4)]
+                dice = dice if rng.random() < 0.1 else self.replace_somewhere(dice)
                 self.feed("Roll", Roll, dice, InvalidActionValue)
             elif kind == 6:
-                columns = self.replace_somewhere([rng.randint(2, 12)])
+                columns: Any = sorted(rng.randint(2, 12) for _ in range(rng.randint(1, 2)))
+                columns = columns if rng.random() < 0.1 else self.replace_somewhere(columns)
                 self.feed("Move", Move, columns, InvalidActionValue)
             else:
-                fields = {"players": 2, "columns_to_win": 3, "heights": {7: 13, 8: 11, 9: 9}}
-                changed = self.replace_somewhere(fields)
+                heights = {6: 11, 7: 13, 8: 11, 9: 9, 10: 7}
+                fields = {"players": 2, "columns_to_win": 3, "heights": heights}
+                changed = fields if rng.random() < 0.1 else self.replace_somewhere(fields)
                 kwargs = changed if isinstance(changed, dict) else {"heights": changed}
                 self.feed("Rules", _rules_from, kwargs, InvalidRules)
 
