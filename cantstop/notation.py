@@ -177,7 +177,14 @@ def parse_state(text: str) -> State:
     player = r.number("N1.4", "the player")
     if player >= len(squares):
         raise r.fail(
-            f"player {player} does not exist; players are 0 to {len(squares) - 1}", "N1.4", turn_at
+            f"player {player} does not exist; "
+            + (
+                "the only player is 0"
+                if len(squares) == 1
+                else f"players are 0 to {len(squares) - 1}"
+            ),
+            "N1.4",
+            turn_at,
         )
     letter = r.peek()
     if letter not in _LETTER_PHASE:

@@ -477,3 +477,13 @@ def test_values_refuse_hostile_arguments(make: Callable[[], object], rule: str) 
         make()
     assert info.value.rule == rule
     assert len(str(info.value)) < 200
+
+
+def test_a_missing_player_is_named_in_agreement_with_the_count() -> None:
+    """With one group the only player is 0; with more, the range is given (N1.4)."""
+    with pytest.raises(NotationError) as info:
+        parse_state("- - 1r")
+    assert info.value.reason == "player 1 does not exist; the only player is 0"
+    with pytest.raises(NotationError) as info:
+        parse_state("-/-/- - 3r")
+    assert info.value.reason == "player 3 does not exist; players are 0 to 2"
