@@ -209,7 +209,7 @@ def _quote(value: object, width: int, depth: int) -> str:
     if isinstance(value, int):
         return _quote_int(value)
     if isinstance(value, str | bytes):
-        if len(value) <= width:
+        if len(value) <= max(width, 24):  # cutting a short text would not make it shorter
             return repr(value)
         head = repr(value[: max(width - 10, 8)])
         unit = "characters" if isinstance(value, str) else "bytes"
