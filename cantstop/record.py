@@ -38,6 +38,7 @@ from cantstop.notation import format_action, format_state, parse_action, parse_s
 from cantstop.rules import Rules
 
 __all__ = [
+    "MAX_LINE_BYTES",
     "RECORD_VERSION",
     "RecordError",
     "RecordLine",
@@ -265,7 +266,7 @@ def _header_values(number: int, obj: dict[str, Any]) -> None:
         )
     first = obj.get("first_player", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not -1000 < first < 1000:
-        raise RecordError(number, f"bad first_player: a player is a number, not {_brief(first)}")
+        raise RecordError(number, f"bad first_player: {_brief(first)} is not a player", "R2.2")
 
 
 def _header(number: int, obj: dict[str, Any]) -> tuple[Rules, int]:
