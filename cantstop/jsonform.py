@@ -88,7 +88,7 @@ def action_to_json(action: Action) -> JSON:
         return {"type": "move", "columns": list(action.columns)}
     if isinstance(action, Stop):
         return {"type": "stop"}
-    raise TypeError(f"not an action: {action!r}")
+    raise TypeError(f"not an action: {_brief(action)}")
 
 
 def _columns_out(values: Mapping[int, int]) -> dict[str, int]:

@@ -68,7 +68,7 @@ def format_action(action: Action) -> str:
         return "+".join(map(str, action.columns))
     if isinstance(action, Stop):
         return "stop"
-    raise TypeError(f"not an action: {action!r}")
+    raise TypeError(f"not an action: {_brief(action)}")
 
 
 class _Reader:

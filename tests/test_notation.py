@@ -487,3 +487,10 @@ def test_a_missing_player_is_named_in_agreement_with_the_count() -> None:
     with pytest.raises(NotationError) as info:
         parse_state("-/-/- - 3r")
     assert info.value.reason == "player 3 does not exist; players are 0 to 2"
+
+
+def test_writing_a_non_action_names_it_briefly() -> None:
+    """format_action and action_to_json refuse a non-action with a TypeError, quoted short."""
+    for write in (format_action, action_to_json):
+        with pytest.raises(TypeError, match=r"not an action: 11111…11111 \(4,400 digits\)"):
+            write(HUGE)  # type: ignore[arg-type]
