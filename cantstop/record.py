@@ -28,6 +28,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, BinaryIO, TextIO
 
 from cantstop.actions import Action, Roll, Stop
@@ -218,25 +219,21 @@ def _texts(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, str]]:
     reported at its line and offset.  A text stream decodes ahead of the line
     being read: such a byte can only be said to be at that line or after it.
     """
+    lines: Iterable[str | bytes]
     if isinstance(file, io.BufferedIOBase | io.RawIOBase):
-        lines: Iterator[str | bytes] = iter(lambda: file.readline(MAX_LINE_BYTES + 1), b"")
+        lines = iter(partial(file.readline, MAX_LINE_BYTES + 1), b"")
     else:
-        lines = iter(file)
+        lines = file
     number = 0
     offset = 0  # of the line's first byte in the file, when the file is bytes
-    while True:
-        try:
-            line = next(lines)
-        except StopIteration:
-            return
-        except UnicodeDecodeError as exc:
-            raise RecordError(
-                number + 1, f"not UTF-8 text, at this line or after it: {exc.reason}"
-            ) from None
-        number += 1
-        if len(line) > MAX_LINE_BYTES:
-            raise RecordError(number, f"the line is longer than {MAX_LINE_BYTES:,} bytes")
-        if isinstance(line, bytes):
+    try:
+        for line in lines:
+            number += 1
+            if len(line) > MAX_LINE_BYTES:
+                raise RecordError(number, f"the line is longer than {MAX_LINE_BYTES:,} bytes")
+            if isinstance(line, str):
+                yield number, line
+                continue
             try:
                 text = line.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -247,8 +244,10 @@ def _texts(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, str]]:
                 ) from None
             offset += len(line)
             yield number, text
-        else:
-            yield number, line
+    except UnicodeDecodeError as exc:  # from a text stream's decoder, which reads ahead
+        raise RecordError(
+            number + 1, f"not UTF-8 text, at this line or after it: {exc.reason}"
+        ) from None
 
 
 def _header_values(number: int, obj: dict[str, Any]) -> None:
