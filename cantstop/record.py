@@ -251,13 +251,18 @@ def _texts(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, str]]:
 
 
 def _header_values(number: int, obj: dict[str, Any]) -> None:
-    """Refuse header values that equal a valid one without being it, or cannot be quoted.
+    """Refuse header fields and values that the header's reader would misread or quote in full.
 
     ``true == 1`` and ``1.0 == 1`` in Python, but the version and the first
-    player are integers in a record.
+    player are integers in a record; unknown fields are named briefly, however
+    long their names.
     """
     if obj.get("record") != "cantstop":
         return
+    extra = obj.keys() - _HEADER_KEYS
+    if extra:
+        word = "field" if len(extra) == 1 else "fields"
+        raise RecordError(number, f"the header has the unknown {word} {_names(extra)}")
     version = obj.get("version", RECORD_VERSION)
     if not isinstance(version, int) or isinstance(version, bool):
         raise RecordError(

@@ -201,7 +201,7 @@ def test_malformed_lines_name_their_line(line: str, fragment: str, tmp_path: Pat
         ('{"record": "cantstop", "version": 2, "rules": {}}', "version"),
         ('{"record": "cantstop", "version": 1, "rules": {"players": 5}}', "R15.1"),
         ('{"record": "cantstop", "version": 1, "rules": {}, "first_player": 2}', "first_player"),
-        ('{"record": "cantstop", "version": 1, "rules": {}, "x": 0}', "unknown fields"),
+        ('{"record": "cantstop", "version": 1, "rules": {}, "x": 0}', "the unknown field 'x'$"),
     ],
 )
 def test_bad_headers_are_rejected(header: str, fragment: str, tmp_path: Path) -> None:
@@ -277,6 +277,7 @@ def test_hostile_lines_are_errors_at_their_line(line: str, fragment: str, tmp_pa
         + "}",
         '{"record": "cantstop", "version": ' + "[" * 900 + "]" * 900 + ', "rules": {}}',
         '{"record": "cantstop", "version": 1, "rules": {"players": true}}',
+        '{"record": "cantstop", "version": 1, "rules": {}, "' + "x" * 5000 + '": 1, "y": 2}',
     ],
 )
 def test_header_numbers_are_integers(header: str, tmp_path: Path) -> None:
