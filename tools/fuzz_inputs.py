@@ -423,7 +423,7 @@ class Fuzzer:
             elif how == 8:  # a field replaced by a hostile value
                 try:
                     obj = json.loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):  # a line an earlier edit broke or nested
                     continue
                 changed = self.replace_somewhere(obj)
                 try:
