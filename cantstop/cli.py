@@ -286,7 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     except CantStopError as exc:
-        print(f"{command}: {exc}", file=sys.stderr)
+        first, *pointer = str(exc).splitlines()
+        print(f"{command}: error: {first}", file=sys.stderr)
+        if pointer and sys.stderr.isatty():
+            # The quoted text and its caret, for a reader at a terminal; a
+            # program reading stderr gets the one line of the convention.
+            print("\n".join(pointer), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return INTERRUPTED

@@ -62,6 +62,22 @@ def test_bad_state_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) ->
     assert "rule N1.4" in capsys.readouterr().err
 
 
+def test_a_rule_error_is_one_line_naming_the_rule_and_the_place(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Off a terminal, a refused state is the one ``error:`` line of the convention.
+
+    The marker's 99 starts at index 8 of the text (counted by hand: ``7:2/- 7:``
+    is eight characters), and R16.2 bounds a marker to its column's 13 spaces.
+    """
+    assert main(["show", "7:2/- 7:99 0d"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "cantstop show: error: at position 8: a marker in column 7 is on space 99; "
+        "the column has spaces 1 to 13 (rule R16.2)\n"
+    )
+
+
 def test_module_entry_point() -> None:
     """``python -m cantstop`` runs the command line."""
     done = subprocess.run(
