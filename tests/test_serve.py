@@ -176,3 +176,5 @@ def test_the_fuzz_harness_finds_no_protocol_problem() -> None:
     assert "lines answered:    1,500" in done.stdout
     assert "protocol problems: 0" in done.stdout
     assert "exit status:       0" in done.stdout
+    # Every refusal is accounted for by a rule or the protocol, never by an internal error.
+    assert "internal error" not in done.stdout
