@@ -443,7 +443,7 @@ def test_a_bad_line_before_the_end_is_an_error(
     path.write_text("".join(whole[:3]) + whole[3][:20] + "\n" + "".join(whole[4:]))
     status, _, err = _play(["--resume", str(path)], monkeypatch, capsys)
     assert status == 1
-    assert err.startswith(f"cantstop play: {path}: line 4: not valid JSON")
+    assert err.startswith(f"cantstop play: error: {path}: line 4: not valid JSON")
     assert "Traceback" not in err
 
 
@@ -537,7 +537,7 @@ def test_resume_of_a_bad_record_is_a_clear_error(
     path.write_text("not json\n")
     status, _, err = _play(["--resume", str(path)], monkeypatch, capsys)
     assert status == 1
-    assert err.startswith(f"cantstop play: {path}: ")
+    assert err.startswith(f"cantstop play: error: {path}: ")
     assert "Traceback" not in err
     status, _, err = _play(["--resume", str(tmp_path / "missing.jsonl")], monkeypatch, capsys)
     assert status == 2
