@@ -15,7 +15,6 @@ import subprocess
 import sys
 from typing import Any
 
-import numpy as np
 import pytest
 
 from tests.extras import require
@@ -23,6 +22,7 @@ from tests.extras import require
 gymnasium = require("gymnasium")
 require("pettingzoo")
 
+import numpy as np  # noqa: E402 - after the skip, as numpy comes with the extra
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 

@@ -20,12 +20,13 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
 
 from tests.extras import require
 
 pyspiel = require("pyspiel")
+
+import numpy as np  # noqa: E402 - after the skip, as numpy comes with the extra
 
 from cantstop import Move, format_state, parse_state  # noqa: E402
 from cantstop.envs import NUM_ACTIONS, ROLL, STOP, observation  # noqa: E402
