@@ -7,6 +7,7 @@ may catch either.  Errors about the game name the spec rule they enforce.
 
 from __future__ import annotations
 
+import json
 import math
 import unicodedata
 from collections.abc import Iterable
@@ -185,6 +186,25 @@ def _brief(value: object, width: int = 40) -> str:
         return f"<{type(value).__name__}>"
 
 
+def _brief_json(value: object, width: int = 40) -> str:
+    """Return a short quote of a value read from JSON, written as JSON writes it.
+
+    A record or a JSON form is written in JSON, so its values are quoted as
+    its author wrote them: ``true``, ``null`` and ``"A"``, not Python's
+    ``True``, ``None`` and ``'A'``.  Long and deep values are cut as
+    :func:`_brief` cuts them.
+
+    >>> _brief_json(True), _brief_json(None), _brief_json('A'), _brief_json([1, None, 'x'])
+    ('true', 'null', '"A"', '[1, null, "x"]')
+    >>> _brief_json({'2': False})
+    '{"2": false}'
+    """
+    try:
+        return _quote(value, width, 3, as_json=True)
+    except Exception:  # a repr that fails: name the type alone
+        return f"<{type(value).__name__}>"
+
+
 def _brief_digits(digits: str) -> str:
     """Return a run of decimal digits as an error message quotes it: shortened when long.
 
@@ -203,15 +223,18 @@ def _names(keys: Iterable[object]) -> str:
     return listed if len(shown) <= 5 else f"{listed} and {len(shown) - 5} more"
 
 
-def _quote(value: object, width: int, depth: int) -> str:
+def _quote(value: object, width: int, depth: int, *, as_json: bool = False) -> str:
+    if as_json and (value is None or isinstance(value, bool)):
+        return json.dumps(value)
     if value is None or isinstance(value, bool | float):
         return repr(value)
     if isinstance(value, int):
         return _quote_int(value)
     if isinstance(value, str | bytes):
+        write = _json_text if as_json and isinstance(value, str) else repr
         if len(value) <= max(width, 24):  # cutting a short text would not make it shorter
-            return repr(value)
-        head = repr(value[: max(width - 10, 8)])
+            return write(value)
+        head = write(value[: max(width - 10, 8)])
         unit = "characters" if isinstance(value, str) else "bytes"
         return f"{head[:-1]}…{head[-1]} ({len(value):,} {unit})"
     if isinstance(value, list | tuple | dict | set | frozenset) and not (
@@ -224,17 +247,22 @@ def _quote(value: object, width: int, depth: int) -> str:
         inner = max(width // 2, 12)
         if isinstance(value, dict):
             parts = [
-                f"{_quote(k, inner, depth - 1)}: {_quote(v, inner, depth - 1)}"
+                f"{_quote(k, inner, depth - 1, as_json=as_json)}: "
+                f"{_quote(v, inner, depth - 1, as_json=as_json)}"
                 for k, v in list(value.items())[:4]
             ]
         else:
-            parts = [_quote(item, inner, depth - 1) for item in list(value)[:4]]
+            parts = [_quote(item, inner, depth - 1, as_json=as_json) for item in list(value)[:4]]
         if len(value) > 4:
             parts.append("…")
         trailing = "," if isinstance(value, tuple) and len(value) == 1 else ""
         return opening + ", ".join(parts) + trailing + closing
     text = repr(value)
     return text if len(text) <= 2 * width else text[: 2 * width] + "…"
+
+
+def _json_text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 _BRACKETS: tuple[tuple[type, str], ...] = (

@@ -25,6 +25,7 @@ from cantstop.errors import (
     NotationError,
     _brief,
     _brief_digits,
+    _brief_json,
     _names,
 )
 from cantstop.game import Phase, State
@@ -139,16 +140,18 @@ def _columns_in(data: object, what: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for key, value in data.items():
         if not isinstance(key, str) or not _COLUMN_KEY.match(key):
-            raise _fail(f"{what}: {_brief(key)} is not a column number", data)
+            raise _fail(f"{what}: {_brief_json(key)} is not a column number", data)
         if len(key) > 4:
             rule = _OFF_BOARD[what]
             raise _fail(f"{what}: column {_brief_digits(key)} is not on the board", data, rule)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _fail(f"{what}: column {key} maps to {_brief(value)}, not an integer", data)
+            raise _fail(f"{what}: column {key} maps to {_brief_json(value)}, not an integer", data)
         if what != "heights" and not -_GIANT < value < _GIANT:
             rule = _OFF_BOARD[what]
             raise _fail(
-                f"{what}: column {key} maps to {_brief(value)}, which no game reaches", data, rule
+                f"{what}: column {key} maps to {_brief_json(value)}, which no game reaches",
+                data,
+                rule,
             )
         out[int(key)] = value
     return out
@@ -166,7 +169,7 @@ def rules_from_json(data: object) -> Rules:
     default = Rules()
     variant = obj.get("variant")
     if variant not in (None, "A", "B"):
-        raise _fail(f"variant must be null, 'A' or 'B', not {_brief(variant)}", data, "R14.3")
+        raise _fail(f"variant must be null, 'A' or 'B', not {_brief_json(variant)}", data, "R14.3")
     try:
         return Rules(
             players=obj.get("players", default.players),
@@ -197,7 +200,8 @@ def state_from_json(data: object) -> State:
         phase = Phase(obj["phase"] if isinstance(obj["phase"], str) else None)
     except ValueError:
         raise _fail(
-            f"phase must be one of roll, choose, decide, over, not {_brief(obj['phase'])}", data
+            f"phase must be one of roll, choose, decide, over, not {_brief_json(obj['phase'])}",
+            data,
         ) from None
     squares = obj["squares"]
     if not isinstance(squares, list) or len(squares) != rules.players:
@@ -212,12 +216,14 @@ def state_from_json(data: object) -> State:
     if phase is Phase.CHOOSE and dice is not None and (len(dice) > 4 or not all(map(_plain, dice))):
         # The state's own check would quote the dice in full, however many or deep.
         raise _fail(
-            f"a state choosing a move needs four dice 1-6, not {_brief(dice)}", data, "R4.1"
+            f"a state choosing a move needs four dice 1-6, not {_brief_json(dice)}", data, "R4.1"
         )
     player = obj["player"]
     if not _plain(player):
         raise _fail(
-            f"player must be from 0 to {rules.players - 1}, not {_brief(player)}", data, "R16.5"
+            f"player must be from 0 to {rules.players - 1}, not {_brief_json(player)}",
+            data,
+            "R16.5",
         )
     try:
         state = State(
@@ -235,10 +241,10 @@ def state_from_json(data: object) -> State:
     if "winner" in obj:
         winner = obj["winner"]
         if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-            raise _fail(f"winner must be null or a player, not {_brief(winner)}", data)
+            raise _fail(f"winner must be null or a player, not {_brief_json(winner)}", data)
         if winner != state.winner:
             raise _fail(
-                f"winner is {json.dumps(state.winner)}, not {_brief(winner)}", data, "R12.1"
+                f"winner is {json.dumps(state.winner)}, not {_brief_json(winner)}", data, "R12.1"
             )
     return state
 

@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any, BinaryIO, TextIO
 
 from cantstop.actions import Action, Roll, Stop
-from cantstop.errors import CantStopError, IllegalAction, NotationError, _brief, _names
+from cantstop.errors import CantStopError, IllegalAction, NotationError, _brief, _brief_json, _names
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
 from cantstop.notation import format_action, format_state, parse_action, parse_state
@@ -266,7 +266,7 @@ def _load(line_no: int, text: str) -> dict[str, Any]:
     except RecursionError:
         raise RecordError(line_no, "not valid JSON for a record: it is nested too deeply") from None
     if not isinstance(obj, dict):
-        raise RecordError(line_no, f"a record line is a JSON object, not {_brief(obj)}")
+        raise RecordError(line_no, f"a record line is a JSON object, not {_brief_json(obj)}")
     return obj
 
 
@@ -330,11 +330,12 @@ def _header_values(number: int, obj: dict[str, Any]) -> None:
     version = obj.get("version", RECORD_VERSION)
     if not isinstance(version, int) or isinstance(version, bool):
         raise RecordError(
-            number, f"record version {_brief(version)} is not supported (only {RECORD_VERSION})"
+            number,
+            f"record version {_brief_json(version)} is not supported (only {RECORD_VERSION})",
         )
     first = obj.get("first_player", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not -1000 < first < 1000:
-        raise RecordError(number, f"bad first_player: {_brief(first)} is not a player", "R2.2")
+        raise RecordError(number, f"bad first_player: {_brief_json(first)} is not a player", "R2.2")
 
 
 def _check_play(number: int, obj: object, rules: Rules) -> PlaySetup:

@@ -412,10 +412,12 @@ def test_booleans_and_floats_are_not_the_winner() -> None:
     data = state_to_json(parse_state("-/2:3,3:5,4:7 - 1x"))
     assert data["winner"] == 1
     assert state_from_json(data).winner == 1
-    for fake in (True, 1.0):
+    for fake, quoted in ((True, "true"), (1.0, "1.0")):
         with pytest.raises(NotationError) as info:
             state_from_json({**data, "winner": fake})
         assert info.value.rule == "N3.1"
+        # The value is quoted as the JSON text has it: true, not Python's True.
+        assert f"winner must be null or a player, not {quoted}" in str(info.value)
 
 
 def test_booleans_are_not_numbers_in_the_json_form() -> None:

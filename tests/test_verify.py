@@ -174,7 +174,7 @@ def test_one_action_is_one_action(tmp_path: Path, capsys: pytest.CaptureFixture[
 @pytest.mark.parametrize(
     ("line", "fragment"),
     [
-        ('{"record":"cantstop","version":true,"rules":{}}', "record version True"),
+        ('{"record":"cantstop","version":true,"rules":{}}', "record version true"),
         ('{"action":' + "[" * 3000 + "]" * 3000 + "}", "nested too deeply"),
         ('{"action":{"type":"stop"},"x":' + "7" * 5000 + "}", "more than 4,300 digits"),
         ('{"action":{"type":"roll","dice":[NaN,1,1,1]}}', "NaN is not a JSON number"),
