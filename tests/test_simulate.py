@@ -167,6 +167,11 @@ def _group_ends(group: int, within: float) -> bool:
     return False
 
 
+def _default_sigint() -> None:
+    """In the child, before it runs Python: SIGINT does what it does at a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_ctrl_c_ends_the_run_with_130_and_no_traceback(method: str) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops every process."""
@@ -180,6 +185,10 @@ def test_ctrl_c_ends_the_run_with_130_and_no_traceback(method: str) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        # A terminal's program receives SIGINT; a test run started in the background
+        # of a shell would pass it on ignored, and Python would then not raise
+        # KeyboardInterrupt at all.
+        preexec_fn=_default_sigint,
     )
     assert proc.stderr is not None
     try:
