@@ -8,7 +8,13 @@
 * random playouts (:mod:`cantstop.playout`; policy: a uniformly random legal
   move, roll again with probability 0.7) in games and actions per second, for
   2 and 4 players, both with the fast :func:`~cantstop.playout.playout` and by
-  folding :meth:`State.apply <cantstop.State.apply>`;
+  folding :meth:`State.apply <cantstop.State.apply>` over
+  :func:`~cantstop.playout.random_action`;
+* the public-API figure (:mod:`benchmarks.public_api`): the same games played
+  by a plain loop over ``legal_moves()`` and ``apply()``, for 2 and 4 players
+  (``python -m benchmarks.compare REV`` sets it against an older commit);
+* each framework adapter's overhead per action against the engine alone
+  (:mod:`benchmarks.adapters`), for the frameworks that are installed;
 * the exact bust probability of a state (:func:`cantstop.odds.bust_probability`),
   warm (tables filled) and cold (tables emptied first), in calls per second;
 * state and action notation, parsed and formatted per second;
@@ -34,6 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.adapters import bench_adapters
+from benchmarks.public_api import games_per_second
 from cantstop import (
     ORDERED_ROLLS,
     Phase,
@@ -173,6 +181,16 @@ def bench_playouts(players: int, games: int, rounds: int) -> dict[str, Any]:
     }
 
 
+def bench_public_api(games: int, rounds: int) -> dict[str, Any]:
+    """Time the public-API loop of :mod:`benchmarks.public_api`, for 2 and 4 players."""
+    out: dict[str, Any] = {"games": games}
+    for players in (2, 4):
+        per_game, per_action = games_per_second(games, players, rounds)
+        out[f"games_per_s_{players}p"] = per_game
+        out[f"actions_per_s_{players}p"] = per_action
+    return out
+
+
 def bench_bust(states: list[State], rounds: int) -> dict[str, Any]:
     """Exact bust probability, warm and cold."""
     rolling = [s for s in states if s.phase in (Phase.ROLL, Phase.DECIDE)]
@@ -294,6 +312,9 @@ def run_all(quick: bool = False) -> dict[str, Any]:
         "legal_moves": bench_legal_moves(states, rounds),
         "playout_2p": bench_playouts(2, max(50, int(2000 * scale)), rounds),
         "playout_4p": bench_playouts(4, max(50, int(1000 * scale)), rounds),
+        # The headline figure gets more rounds: its best is less at the mercy of a busy moment.
+        "public_api": bench_public_api(max(20, int(300 * scale)), 2 * rounds + 1),
+        "adapters": bench_adapters(max(2, int(20 * scale)), rounds),
         "bust_probability": bench_bust(states, rounds),
         "notation": bench_notation(states, rounds),
     }
@@ -332,6 +353,29 @@ def table(figures: dict[str, Any]) -> str:
             )
         )
         rows.append((f"  actions, {n} players (State.apply)", f"{p['apply_actions_per_s']:,.0f}/s"))
+    api = figures["public_api"]
+    for players in (2, 4):
+        rows.append(
+            (
+                f"public API loop (legal_moves + apply), {players} players",
+                f"{api[f'games_per_s_{players}p']:,.0f} games/s",
+            )
+        )
+        rows.append(
+            (
+                f"  actions, {players} players (public API)",
+                f"{api[f'actions_per_s_{players}p']:,.0f}/s",
+            )
+        )
+    for adapter in figures["adapters"]:
+        rows.append(
+            (
+                f"{adapter['adapter']}: overhead per action",
+                f"{adapter['overhead_us_per_action']:.1f} us "
+                f"({adapter['adapter_us_per_action']:.1f} us vs engine "
+                f"{adapter['engine_us_per_action']:.1f} us)",
+            )
+        )
     b = figures["bust_probability"]
     rows.append(
         ("exact bust probability, warm", f"{b['calls_per_s']:,.0f}/s ({b['warm_us']:.1f} us)")

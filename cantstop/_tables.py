@@ -90,28 +90,23 @@ def playable(situation: int) -> int:
     return one_step & markers if markers.bit_count() >= MARKERS else one_step
 
 
-def moves_key(situation: int, roll: int) -> int:
-    """Return the move-table key of sorted roll number ``roll`` in ``situation``.
+def moves(situation: int, roll: int) -> tuple[Move, ...]:
+    """Return the sorted legal moves of sorted roll number ``roll`` in ``situation`` (R6, R7).
 
-    The key holds the roll, the columns among its sums that can be played,
-    which of those hold a marker and which could climb twice, and whether at
-    least two markers are free: all that R6 and R7 look at.
+    The table's key holds the roll, the columns among its sums that can be
+    played, which of those hold a marker and which could climb twice, and
+    whether at least two markers are free: all that R6 and R7 look at.
     """
     markers = situation >> 26
     count = markers.bit_count()
     play = situation & SUM_MASK[roll] & (markers if count >= MARKERS else ALL_COLUMNS)
-    return (
+    key = (
         roll
         | play << 7
         | (markers & play) << 20
         | (situation >> 13 & play) << 33
         | (count <= MARKERS - 2) << 46
     )
-
-
-def moves(situation: int, roll: int) -> tuple[Move, ...]:
-    """Return the sorted legal moves of sorted roll number ``roll`` in ``situation`` (R6, R7)."""
-    key = moves_key(situation, roll)
     found = MOVES.get(key)
     if found is None:
         found = MOVES[key] = moves_of_key(key)

@@ -6,11 +6,12 @@ is legal depends on the state it is applied to (see :meth:`cantstop.State.apply`
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 from dataclasses import dataclass
+from itertools import islice
 from typing import TypeAlias
 
-from cantstop.errors import RuleError
+from cantstop.errors import RuleError, _brief
 
 __all__ = ["Action", "InvalidActionValue", "Move", "Roll", "Stop"]
 
@@ -36,18 +37,20 @@ class Roll:
     def __post_init__(self) -> None:
         dice = self.dice
         if not isinstance(dice, tuple):
-            try:
-                dice = tuple(dice)
-            except TypeError:
+            if not isinstance(dice, Iterable):
                 raise InvalidActionValue(
-                    f"a roll is four dice, not {self.dice!r}", "R4.1"
-                ) from None
-            object.__setattr__(self, "dice", dice)
+                    f"a roll is a sequence of four dice, not {_brief(dice)}", "R4.1"
+                )
+            dice = _at_most(dice, 4)
         if len(dice) != 4:
-            raise InvalidActionValue(f"a roll is four dice, not {len(dice)}", "R4.1")
+            raise InvalidActionValue(
+                f"a roll is four dice, not {_count(self.dice, dice, 4)}", "R4.1"
+            )
         for die in dice:
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise InvalidActionValue(f"a die shows 1 to 6, not {die!r}", "R4.1")
+                raise InvalidActionValue(f"a die shows 1 to 6, not {_brief(die)}", "R4.1")
+        if dice is not self.dice:
+            object.__setattr__(self, "dice", dice)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -68,14 +71,18 @@ class Move:
         columns = self.columns
         if not isinstance(columns, tuple):
             if not isinstance(columns, Iterable):
-                raise InvalidActionValue(f"a move names one or two sums, not {columns!r}", "R4.3")
-            columns = tuple(columns)
+                raise InvalidActionValue(
+                    f"a move is a sequence of one or two sums, not {_brief(columns)}", "R4.3"
+                )
+            columns = _at_most(columns, 2)
         if not 1 <= len(columns) <= 2:
-            raise InvalidActionValue(f"a move names one or two sums, not {len(columns)}", "R4.3")
+            raise InvalidActionValue(
+                f"a move names one or two sums, not {_count(self.columns, columns, 2)}", "R4.3"
+            )
         for column in columns:
             if not isinstance(column, int) or isinstance(column, bool) or not 2 <= column <= 12:
                 raise InvalidActionValue(
-                    f"a sum of two dice is from 2 to 12, not {column!r}", "R4.3"
+                    f"a sum of two dice is from 2 to 12, not {_brief(column)}", "R4.3"
                 )
         ordered = tuple(sorted(columns))
         if ordered != self.columns:
@@ -90,6 +97,25 @@ class Stop:
     >>> parse_state('7:2/- 7:4 0d').apply(Stop())
     State('7:4/- - 1r')
     """
+
+
+def _at_most(values: Iterable[object], most: int) -> tuple[object, ...]:
+    """Return the items of ``values`` as a tuple, reading one more than ``most`` at the most.
+
+    An iterator that never ends, or a range of a billion numbers, is then
+    rejected as too long instead of being read to the end.
+    """
+    return tuple(islice(values, most + 1))
+
+
+def _count(given: object, read: tuple[object, ...], most: int) -> str:
+    """Say how many items ``given`` has: all of them if it knows, or what was read of it."""
+    if isinstance(given, Sized):
+        try:
+            return f"{len(given):,}"
+        except OverflowError:  # range(10**20), for one
+            pass
+    return f"more than {most}" if len(read) > most else str(len(read))
 
 
 #: Any of the three actions.

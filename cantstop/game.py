@@ -145,6 +145,9 @@ class Perft(NamedTuple):
 
 
 _NO_MARKERS = ColumnMap()
+_VARIANT_A, _VARIANT_B = Variant.A, Variant.B
+#: The one- and two-step sets of a situation, without its markers.
+_UNMARKED = (1 << 26) - 1
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -183,14 +186,22 @@ class State:
     #: For each player, column to the position of their square (R1.3).
     squares: tuple[Mapping[int, int], ...] = ()
     _won: ColumnMap = field(init=False, compare=False)
-    _winner: int | None = field(init=False, compare=False)
     #: What the move table needs to know of the position (see :mod:`cantstop._tables`).
     _situation: int = field(init=False, compare=False)
     #: The legal moves, found once: empty outside :attr:`Phase.CHOOSE`.
     _moves: tuple[Move, ...] = field(init=False, compare=False)
+    #: Each player's situation at the start of a turn on this board (no markers),
+    #: found when first needed and handed on while the squares stay the same.
+    _starts: tuple[int, ...] | None = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         _validate(self)
+
+    def __copy__(self) -> State:
+        return self  # a value: a copy is the same state
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        return self
 
     @property
     def won(self) -> ColumnMap:
@@ -210,7 +221,9 @@ class State:
         >>> parse_state('2:3,3:5,4:7/- - 0x').winner, new_game().winner
         (0, None)
         """
-        return self._winner
+        # The game is over exactly when a player holds enough columns, and then
+        # its player is the winner (R12.1, R16.5): the constructor checks both.
+        return self.player if self.phase is _OVER else None
 
     def __repr__(self) -> str:
         from cantstop.notation import format_state
@@ -264,6 +277,13 @@ class State:
         ...
         cantstop.errors.IllegalAction: a stop must follow a successful roll; ...
         """
+        kind = type(action)
+        if kind is Roll:
+            return _roll(self, action)  # type: ignore[arg-type]
+        if kind is Move:
+            return _move(self, action)  # type: ignore[arg-type]
+        if kind is Stop:
+            return _stop(self, action)  # type: ignore[arg-type]
         return self.step(action).state
 
     def step(self, action: Action) -> Step:
@@ -278,11 +298,13 @@ class State:
         Step(state=State('7:5/- - 1r'), event=<Event.STOPPED: 'stopped'>)
         """
         if isinstance(action, Roll):
-            return _roll(self, action)
+            new = _roll(self, action)
+            return Step(new, Event.ROLLED if new.phase is Phase.CHOOSE else Event.BUSTED)
         if isinstance(action, Move):
-            return _move(self, action)
+            return Step(_move(self, action), Event.MOVED)
         if isinstance(action, Stop):
-            return _stop(self, action)
+            new = _stop(self, action)
+            return Step(new, Event.WON if new.phase is Phase.OVER else Event.STOPPED)
         raise IllegalAction(
             f"{action!r} is not an action: use Roll, Move or Stop", "R3.1", self, action
         )
@@ -384,14 +406,17 @@ def _room(state: State, column: int, start: int) -> int:
     Under Variant A, spaces holding another player's square do not count,
     since a marker skips them (R14.1).
     """
-    height = _plain(state.rules.heights)[column]
-    if state.rules.variant is not Variant.A:
+    return _room_of(state.rules, state.squares, state.player, column, start)
+
+
+def _room_of(
+    rules: Rules, squares: tuple[Mapping[int, int], ...], player: int, column: int, start: int
+) -> int:
+    """:func:`_room` for ``player`` on a board with ``squares``."""
+    height = _plain(rules.heights)[column]
+    if rules.variant is not _VARIANT_A:
         return height - start
-    taken = {
-        squares[column]
-        for p, squares in enumerate(state.squares)
-        if p != state.player and column in squares
-    }
+    taken = {theirs[column] for p, theirs in enumerate(squares) if p != player and column in theirs}
     return sum(1 for space in range(start + 1, height + 1) if space not in taken)
 
 
@@ -426,7 +451,82 @@ def _situation_of(state: State) -> int:
     return one | two << 13 | marked << 26
 
 
+def _start_bits(
+    rules: Rules,
+    squares: tuple[Mapping[int, int], ...],
+    won: Mapping[int, int],
+    player: int,
+    column: int,
+) -> int:
+    """Return the situation bits of ``column`` for ``player`` at the start of a turn."""
+    if column in won:
+        return 0
+    room = _room_of(rules, squares, player, column, squares[player].get(column, 0))
+    bit = 1 << column
+    return (bit if room >= 1 else 0) | (bit << 13 if room >= 2 else 0)
+
+
+def _starts_of(state: State) -> tuple[int, ...]:
+    """Return each player's situation at the start of a turn on the board of ``state``."""
+    rules, squares, won = state.rules, state.squares, state._won
+    return tuple(
+        sum(_start_bits(rules, squares, won, p, column) for column in rules.heights)
+        for p in range(rules.players)
+    )
+
+
 # -- transitions ---------------------------------------------------------------
+#
+# A transition builds its successor directly, field by field, without the
+# checks of the constructor: each transition keeps the invariants of R16 by
+# construction (the proofs in proofs/ show which), and hands on what does not
+# change (the rules, the squares during a turn, the turn-start situations).
+
+_new_object = object.__new__
+_SLOT = State.__dict__
+_set_rules = _SLOT["rules"].__set__
+_set_player = _SLOT["player"].__set__
+_set_phase = _SLOT["phase"].__set__
+_set_dice = _SLOT["dice"].__set__
+_set_markers = _SLOT["markers"].__set__
+_set_squares = _SLOT["squares"].__set__
+_set_won = _SLOT["_won"].__set__
+_set_situation = _SLOT["_situation"].__set__
+_set_moves = _SLOT["_moves"].__set__
+_set_starts = _SLOT["_starts"].__set__
+
+_ROLL, _CHOOSE, _DECIDE, _OVER = Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
+_ROLL_INDEX = _tables.ROLL_INDEX
+_SORTED_ROLLS = _tables.SORTED_ROLLS
+_table_moves = _tables.moves
+_from_sorted = ColumnMap._from_sorted_dict
+
+
+def _successor(
+    state: State,
+    player: int,
+    phase: Phase,
+    dice: tuple[int, int, int, int] | None,
+    markers: Mapping[int, int],
+    squares: tuple[Mapping[int, int], ...],
+    won: ColumnMap,
+    situation: int,
+    moves: tuple[Move, ...],
+    starts: tuple[int, ...] | None,
+) -> State:
+    """Build a state from all its fields, checking nothing: see the comment above."""
+    new: State = _new_object(State)
+    _set_rules(new, state.rules)
+    _set_player(new, player)
+    _set_phase(new, phase)
+    _set_dice(new, dice)
+    _set_markers(new, markers)
+    _set_squares(new, squares)
+    _set_won(new, won)
+    _set_situation(new, situation)
+    _set_moves(new, moves)
+    _set_starts(new, starts)
+    return new
 
 
 def _make(
@@ -438,7 +538,6 @@ def _make(
     markers: Mapping[int, int] = _NO_MARKERS,
     squares: tuple[Mapping[int, int], ...] | None = None,
     won: ColumnMap | None = None,
-    winner: int | None = None,
     situation: int | None = None,
     moves: tuple[Move, ...] = (),
 ) -> State:
@@ -448,84 +547,139 @@ def _make(
     knows it; otherwise it is computed here.  ``moves`` are the legal moves
     of a successor in :attr:`Phase.CHOOSE`.
     """
-    new = object.__new__(State)
-    set_ = object.__setattr__
-    set_(new, "rules", state.rules)
-    set_(new, "player", player)
-    set_(new, "phase", phase)
-    set_(new, "dice", dice)
-    set_(new, "markers", markers)
-    set_(new, "squares", state.squares if squares is None else squares)
-    set_(new, "_won", state._won if won is None else won)
-    set_(new, "_winner", winner)
-    set_(new, "_situation", _situation_of(new) if situation is None else situation)
-    set_(new, "_moves", moves)
+    same_board = squares is None and won is None
+    new = _successor(
+        state,
+        player,
+        phase,
+        dice,
+        markers,
+        state.squares if squares is None else squares,
+        state._won if won is None else won,
+        0,
+        moves,
+        state._starts if same_board else None,
+    )
+    _set_situation(new, _situation_of(new) if situation is None else situation)
     return new
 
 
-def _next_player(state: State) -> int:
-    return (state.player + 1) % state.rules.players  # R2.3
+def _turn_starts(state: State) -> tuple[int, ...]:
+    """Return the turn-start situations of the board of ``state``, finding them once."""
+    starts = state._starts
+    if starts is None:
+        starts = _starts_of(state)
+        _set_starts(state, starts)
+    return starts
 
 
-def _roll(state: State, roll: Roll) -> Step:
-    if state.phase is Phase.CHOOSE:
+def _roll(state: State, roll: Roll) -> State:
+    phase = state.phase
+    if phase is _CHOOSE:
         raise IllegalAction(
             "the dice on the table must be played before rolling again", "R3.3", state, roll
         )
-    if state.phase is Phase.OVER:
+    if phase is _OVER:
         raise IllegalAction("the game is over", "R12.3", state, roll)
-    index = _tables.ROLL_INDEX[roll.dice]
-    moves = _tables.moves(state._situation, index)
+    index = _ROLL_INDEX[roll.dice]
+    moves = _table_moves(state._situation, index)
     if not moves:
-        # R10.2: the markers come off, the squares stay, the turn passes.
-        return Step(_make(state, player=_next_player(state), phase=Phase.ROLL), Event.BUSTED)
-    return Step(
-        _make(
+        # R10.2: the markers come off, the squares stay, the turn passes (R2.3).
+        player = (state.player + 1) % state.rules.players
+        starts = _turn_starts(state)
+        return _successor(
             state,
-            player=state.player,
-            phase=Phase.CHOOSE,
-            dice=_tables.SORTED_ROLLS[index],
-            markers=state.markers,
-            situation=state._situation,
-            moves=moves,
-        ),
-        Event.ROLLED,
-    )
+            player,
+            _ROLL,
+            None,
+            _NO_MARKERS,
+            state.squares,
+            state._won,
+            starts[player],
+            (),
+            starts,
+        )
+    # The most frequent transitions, rolls and moves, write _successor out.
+    new: State = _new_object(State)
+    _set_rules(new, state.rules)
+    _set_player(new, state.player)
+    _set_phase(new, _CHOOSE)
+    _set_dice(new, _SORTED_ROLLS[index])
+    _set_markers(new, state.markers)
+    _set_squares(new, state.squares)
+    _set_won(new, state._won)
+    _set_situation(new, state._situation)
+    _set_moves(new, moves)
+    _set_starts(new, state._starts)
+    return new
 
 
-def _move(state: State, move: Move) -> Step:
-    if state.dice is None:
-        rule, reason = {
-            Phase.ROLL: ("R3.2", "a move needs dice: the turn starts with a roll"),
-            Phase.DECIDE: ("R3.4", "the roll has been played: roll again or stop"),
-            Phase.OVER: ("R12.3", "the game is over"),
-        }[state.phase]
-        raise IllegalAction(reason, rule, state, move)
-    if move not in state._moves:
+def _move(state: State, move: Move) -> State:
+    if move not in state._moves:  # empty outside Phase.CHOOSE
+        if state.dice is None:
+            rule, reason = {
+                Phase.ROLL: ("R3.2", "a move needs dice: the turn starts with a roll"),
+                Phase.DECIDE: ("R3.4", "the roll has been played: roll again or stop"),
+                Phase.OVER: ("R12.3", "the game is over"),
+            }[state.phase]
+            raise IllegalAction(reason, rule, state, move)
         message, rule = _why_illegal(state, state.dice, move)
         raise IllegalAction(message, rule, state, move)
     # The move is legal, so each sum advances its column's marker or places one (R5).
-    markers = dict(_plain(state.markers))
-    own = _plain(state.squares[state.player])
+    # A state's column maps are ColumnMap values (the constructor converts them),
+    # so their dicts are read directly.
+    rules = state.rules
+    old: dict[int, int] = state.markers._dict  # type: ignore[attr-defined]
+    markers = old.copy()
+    own: dict[int, int] = state.squares[state.player]._dict  # type: ignore[attr-defined]
     situation = state._situation
-    for column in move.columns:
-        space = _landing(state, column, markers.get(column, own.get(column, 0)) + 1)
-        markers[column] = space
-        situation = _with_column(situation, column, _room(state, column, space), True)
-    return Step(
-        _make(
-            state,
-            player=state.player,
-            phase=Phase.DECIDE,
-            markers=ColumnMap._from_sorted_dict(dict(sorted(markers.items()))),
-            situation=situation,
-        ),
-        Event.MOVED,
-    )
+    if rules.variant is _VARIANT_A:
+        for column in move.columns:
+            space = _landing(state, column, markers.get(column, own.get(column, 0)) + 1)
+            markers[column] = space
+            situation = _with_column(situation, column, _room(state, column, space), True)
+        if len(markers) != len(old):  # a marker was placed: keep the columns in order
+            markers = dict(sorted(markers.items()))
+    else:
+        heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
+        top = next(reversed(old)) if old else 0  # the highest column with a marker
+        unsorted = False
+        for column in move.columns:
+            at = markers.get(column)
+            if at is None:  # a marker is placed above the player's square (R5.2)
+                at = own.get(column, 0)
+                if column < top:
+                    unsorted = True
+                else:
+                    top = column
+            space = at + 1
+            markers[column] = space
+            room = heights[column] - space
+            bit = 1 << column
+            situation = (
+                situation & ~(bit | bit << 13)
+                | bit << 26
+                | (bit if room >= 1 else 0)
+                | (bit << 13 if room >= 2 else 0)
+            )
+        if unsorted:  # keep the columns in order
+            markers = dict(sorted(markers.items()))
+    new: State = _new_object(State)
+    _set_rules(new, rules)
+    _set_player(new, state.player)
+    _set_phase(new, _DECIDE)
+    _set_dice(new, None)
+    _set_markers(new, _from_sorted(markers))
+    _set_squares(new, state.squares)
+    _set_won(new, state._won)
+    _set_situation(new, situation)
+    _set_moves(new, ())
+    _set_starts(new, state._starts)
+    return new
 
 
-def _stop(state: State, stop: Stop) -> Step:
-    if state.phase is not Phase.DECIDE:
+def _stop(state: State, stop: Stop) -> State:
+    if state.phase is not _DECIDE:
         rule, reason = {
             Phase.ROLL: (
                 "R11.1",
@@ -536,7 +690,8 @@ def _stop(state: State, stop: Stop) -> Step:
         }[state.phase]
         raise IllegalAction(reason, rule, state, stop)
     me = state.player
-    if state.rules.variant is Variant.B:
+    rules = state.rules
+    if rules.variant is _VARIANT_B:
         for column, position in state.markers.items():
             for p, theirs in enumerate(state.squares):
                 if p != me and theirs.get(column) == position:
@@ -547,34 +702,90 @@ def _stop(state: State, stop: Stop) -> Step:
                         state,
                         stop,
                     )
-    heights = state.rules.heights
-    won = dict(state._won)
-    mine = dict(state.squares[me])
-    for column, position in state.markers.items():
+    heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
+    markers: dict[int, int] = state.markers._dict  # type: ignore[attr-defined]
+    squares = state.squares
+    own: dict[int, int] = squares[me]._dict  # type: ignore[attr-defined]
+    mine = own.copy()
+    top = next(reversed(own)) if own else 0  # the player's highest column with a square
+    unsorted = False
+    topped = []
+    for column, position in markers.items():  # in increasing column order
+        if column not in own:
+            if column < top:
+                unsorted = True
+            else:
+                top = column
         mine[column] = position  # R11.2
         if position == heights[column]:
-            won[column] = me  # R11.3
-    new_squares = tuple(
-        ColumnMap._from_sorted_dict(dict(sorted(mine.items())))
-        if p == me
-        else ColumnMap._from_sorted_dict(
-            {c: v for c, v in theirs.items() if won.get(c, p) == p}  # R9.3
+            topped.append(column)  # R11.3
+    mine_map = _from_sorted(dict(sorted(mine.items())) if unsorted else mine)
+    starts = list(_turn_starts(state))
+    won = state._won
+    if topped:
+        won_dict: dict[int, int] = won._dict.copy()
+        for column in topped:
+            won_dict[column] = me
+        won = _from_sorted(dict(sorted(won_dict.items())))
+        new_squares = tuple(
+            mine_map if p == me else _without(theirs, topped)  # R9.3
+            for p, theirs in enumerate(squares)
         )
-        for p, theirs in enumerate(state.squares)
+    else:
+        new_squares = (*squares[:me], mine_map, *squares[me + 1 :])
+    won_now: dict[int, int] = won._dict
+    if rules.variant is _VARIANT_A:
+        # A square changes where the others' markers land (R14.1): recompute its columns.
+        for column in markers:
+            bit = 1 << column
+            for p in range(rules.players):
+                starts[p] = starts[p] & ~(bit | bit << 13) | _start_bits(
+                    rules, new_squares, won_now, p, column
+                )
+    else:
+        # Each marker's column has the room its marker had, and a won column none:
+        # the player's next turn starts from this turn's situation without markers.
+        starts[me] = state._situation & _UNMARKED
+        for column in topped:
+            bit = 1 << column
+            for p in range(rules.players):
+                starts[p] &= ~(bit | bit << 13)
+    new_starts = tuple(starts)
+    if topped:
+        held = sum(1 for owner in won_now.values() if owner == me)
+        if held >= rules.columns_to_win:  # R12.1
+            return _successor(
+                state,
+                me,
+                _OVER,
+                None,
+                _NO_MARKERS,
+                new_squares,
+                won,
+                new_starts[me],
+                (),
+                new_starts,
+            )
+    player = (me + 1) % rules.players  # R2.3
+    return _successor(
+        state,
+        player,
+        _ROLL,
+        None,
+        _NO_MARKERS,
+        new_squares,
+        won,
+        new_starts[player],
+        (),
+        new_starts,
     )
-    won_map = ColumnMap._from_sorted_dict(dict(sorted(won.items())))
-    held = sum(1 for owner in won.values() if owner == me)
-    if held >= state.rules.columns_to_win:  # R12.1
-        return Step(
-            _make(state, player=me, phase=Phase.OVER, squares=new_squares, won=won_map, winner=me),
-            Event.WON,
-        )
-    return Step(
-        _make(
-            state, player=_next_player(state), phase=Phase.ROLL, squares=new_squares, won=won_map
-        ),
-        Event.STOPPED,
-    )
+
+
+def _without(squares: Mapping[int, int], columns: list[int]) -> Mapping[int, int]:
+    """Return ``squares`` without ``columns``: the squares a won column takes off (R9.3)."""
+    if not any(column in squares for column in columns):
+        return squares
+    return _from_sorted({c: v for c, v in squares.items() if c not in columns})
 
 
 def _why_illegal(state: State, dice: tuple[int, int, int, int], move: Move) -> tuple[str, str]:
@@ -714,7 +925,6 @@ def _validate(state: State) -> None:
     if len(holders) > 1:
         raise InvalidState(f"players {holders} both hold enough columns to win", "R12.1")
     winner = holders[0] if holders else None
-    set_(state, "_winner", winner)
 
     if len(markers) > MARKERS:
         raise InvalidState(f"{len(markers)} markers are on the board; there are 3", "R16.1")
@@ -767,6 +977,7 @@ def _validate(state: State) -> None:
     if phase is Phase.DECIDE and not markers:
         raise InvalidState("after a move at least one marker is on the board", "R16.5")
     set_(state, "_situation", _situation_of(state))
+    set_(state, "_starts", None)
     set_(state, "_moves", _moves_for(state, state.dice) if state.dice is not None else ())
     if phase is Phase.CHOOSE and not state._moves:
         raise InvalidState("these dice have no legal move: the roll was a bust", "R10.1")

@@ -13,11 +13,20 @@ True
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
-from cantstop.errors import InvalidRules, InvalidState, NotationError
+from cantstop.errors import (
+    InvalidRules,
+    InvalidState,
+    NotationError,
+    _brief,
+    _brief_digits,
+    _names,
+)
 from cantstop.game import Phase, State
 from cantstop.rules import Rules, Variant
 
@@ -79,7 +88,7 @@ def action_to_json(action: Action) -> JSON:
         return {"type": "move", "columns": list(action.columns)}
     if isinstance(action, Stop):
         return {"type": "stop"}
-    raise TypeError(f"not an action: {action!r}")
+    raise TypeError(f"not an action: {_brief(action)}")
 
 
 def _columns_out(values: Mapping[int, int]) -> dict[str, int]:
@@ -87,7 +96,11 @@ def _columns_out(values: Mapping[int, int]) -> dict[str, int]:
 
 
 def _fail(message: str, data: object, rule: str = "N3.1") -> NotationError:
-    return NotationError(message, repr(data)[:200], 0, rule)
+    return NotationError(message, _brief(data), 0, rule, pointed=False)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _object(data: object, keys: set[str], optional: set[str], what: str) -> dict[str, Any]:
@@ -95,22 +108,48 @@ def _object(data: object, keys: set[str], optional: set[str], what: str) -> dict
         raise _fail(f"{what} must be a JSON object", data)
     missing = keys - data.keys()
     if missing:
-        raise _fail(f"{what} lacks {sorted(missing)}", data)
+        word = "field" if len(missing) == 1 else "fields"
+        raise _fail(f"{what} lacks the {word} {_names(missing)}", data)
     extra = data.keys() - keys - optional
     if extra:
-        raise _fail(f"{what} has unknown fields {sorted(extra)}", data)
+        word = "field" if len(extra) == 1 else "fields"
+        raise _fail(f"{what} has the unknown {word} {_names(extra)}", data)
     return data
 
 
+#: A column number as an object key: decimal, no sign, no leading zero (N3.1).
+_COLUMN_KEY = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+
+#: A number of this many digits or more is no column, space, height or player of any game.
+_GIANT = 10**15
+
+#: For each map of the JSON form, the rule its columns break when they are off the board.
+_OFF_BOARD = {"heights": "R15.3", "markers": "R16.2", "squares": "R16.2", "won": "R9.1"}
+
+
 def _columns_in(data: object, what: str) -> dict[int, int]:
+    """Read an object from column to number; columns and numbers too long to mean anything fail.
+
+    A key of more digits than any column has is reported under the rule a
+    column off the board breaks, without converting it (a key of thousands of
+    digits is more than ``int`` will read).
+    """
     if not isinstance(data, dict):
         raise _fail(f"{what} must be an object of column to number", data)
     out: dict[int, int] = {}
     for key, value in data.items():
-        if not isinstance(key, str) or not key.isdecimal() or key != str(int(key)):
-            raise _fail(f"{what}: {key!r} is not a column number", data)
+        if not isinstance(key, str) or not _COLUMN_KEY.match(key):
+            raise _fail(f"{what}: {_brief(key)} is not a column number", data)
+        if len(key) > 4:
+            rule = _OFF_BOARD[what]
+            raise _fail(f"{what}: column {_brief_digits(key)} is not on the board", data, rule)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _fail(f"{what}: column {key} maps to {value!r}, not an integer", data)
+            raise _fail(f"{what}: column {key} maps to {_brief(value)}, not an integer", data)
+        if what != "heights" and not -_GIANT < value < _GIANT:
+            rule = _OFF_BOARD[what]
+            raise _fail(
+                f"{what}: column {key} maps to {_brief(value)}, which no game reaches", data, rule
+            )
         out[int(key)] = value
     return out
 
@@ -127,7 +166,7 @@ def rules_from_json(data: object) -> Rules:
     default = Rules()
     variant = obj.get("variant")
     if variant not in (None, "A", "B"):
-        raise _fail(f"variant must be null, 'A' or 'B', not {variant!r}", data, "R14.3")
+        raise _fail(f"variant must be null, 'A' or 'B', not {_brief(variant)}", data, "R14.3")
     try:
         return Rules(
             players=obj.get("players", default.players),
@@ -154,25 +193,36 @@ def state_from_json(data: object) -> State:
     )
     rules = rules_from_json(obj["rules"])
     try:
-        phase = Phase(obj["phase"])
-    except (ValueError, TypeError):
+        # Only a text is looked up: Phase() would quote any other value in full.
+        phase = Phase(obj["phase"] if isinstance(obj["phase"], str) else None)
+    except ValueError:
         raise _fail(
-            f"phase must be one of roll, choose, decide, over, not {obj['phase']!r}", data
+            f"phase must be one of roll, choose, decide, over, not {_brief(obj['phase'])}", data
         ) from None
     squares = obj["squares"]
     if not isinstance(squares, list) or len(squares) != rules.players:
         raise _fail(
-            f"squares must be a list with one object for each of {rules.players} players",
+            f"squares must be a list of {_plural(rules.players, 'object')}, one for each player",
             data,
             "R16.2",
         )
     dice = obj.get("dice")
     if dice is not None and not isinstance(dice, list):
         raise _fail("dice must be a list of four numbers or null", data)
+    if phase is Phase.CHOOSE and dice is not None and (len(dice) > 4 or not all(map(_plain, dice))):
+        # The state's own check would quote the dice in full, however many or deep.
+        raise _fail(
+            f"a state choosing a move needs four dice 1-6, not {_brief(dice)}", data, "R4.1"
+        )
+    player = obj["player"]
+    if not _plain(player):
+        raise _fail(
+            f"player must be from 0 to {rules.players - 1}, not {_brief(player)}", data, "R16.5"
+        )
     try:
         state = State(
             rules,
-            obj["player"],
+            player,
             phase,
             None if dice is None else tuple(dice),
             _columns_in(obj["markers"], "markers"),
@@ -182,9 +232,22 @@ def state_from_json(data: object) -> State:
         raise _fail(exc.reason, data, exc.rule) from None
     if "won" in obj and _columns_in(obj["won"], "won") != dict(state.won):
         raise _fail("won does not match the squares on top spaces", data, "R9.1")
-    if "winner" in obj and obj["winner"] != state.winner:
-        raise _fail(f"winner is {state.winner!r}, not {obj['winner']!r}", data, "R12.1")
+    if "winner" in obj:
+        winner = obj["winner"]
+        if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
+            raise _fail(f"winner must be null or a player, not {_brief(winner)}", data)
+        if winner != state.winner:
+            raise _fail(
+                f"winner is {json.dumps(state.winner)}, not {_brief(winner)}", data, "R12.1"
+            )
     return state
+
+
+def _plain(value: object) -> bool:
+    """Whether the state's checks may quote ``value`` in full: a short scalar."""
+    if isinstance(value, int):
+        return -_GIANT < value < _GIANT
+    return value is None or isinstance(value, float) or (isinstance(value, str) and len(value) < 40)
 
 
 def action_from_json(data: object) -> Action:

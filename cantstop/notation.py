@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
-from cantstop.errors import InvalidRules, InvalidState, NotationError
+from cantstop.errors import InvalidRules, InvalidState, NotationError, _brief, _brief_digits
 from cantstop.game import Phase, State
-from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
+from cantstop.rules import MAX_HEIGHT, STANDARD_HEIGHTS, Rules, Variant
 
 __all__ = ["format_action", "format_state", "parse_action", "parse_state"]
 
@@ -68,7 +68,7 @@ def format_action(action: Action) -> str:
         return "+".join(map(str, action.columns))
     if isinstance(action, Stop):
         return "stop"
-    raise TypeError(f"not an action: {action!r}")
+    raise TypeError(f"not an action: {_brief(action)}")
 
 
 class _Reader:
@@ -101,11 +101,21 @@ class _Reader:
         if digits[0] == "0" and len(digits) > 1:
             raise self.fail(f"{what} has a leading zero", rule, start)
         if len(digits) > 3:
-            raise self.fail(f"{what} {digits} is too large", rule, start)
+            raise self.fail(
+                f"{what} {_brief_digits(digits)} is too large: a number has at most 3 digits",
+                rule,
+                start,
+            )
         return int(digits)
 
-    def cells(self, rule: str, what: str) -> dict[int, int]:
-        """Read ``-`` or ``col:value,col:value...`` with increasing columns."""
+    def cells(
+        self, rule: str, what: str, spots: dict[int, tuple[int, int]] | None = None
+    ) -> dict[int, int]:
+        """Read ``-`` or ``col:value,col:value...`` with increasing columns.
+
+        ``spots``, if given, receives for each column the index of the column
+        and of its value in the text.
+        """
         if self.peek() == "-":
             self.pos += 1
             return {}
@@ -120,6 +130,8 @@ class _Reader:
                     f"columns must be in increasing order; {column} is not", rule, start
                 )
             self.expect(":", rule, "':' after the column")
+            if spots is not None:
+                spots[column] = (start, self.pos)
             cells[column] = self.number(rule, what)
             if self.peek() != ",":
                 return cells
@@ -137,18 +149,20 @@ def parse_state(text: str) -> State:
     >>> parse_state('7:2/- 7:2 0d')
     Traceback (most recent call last):
     ...
-    cantstop.errors.NotationError: the marker in column 7 is on space 2, not above ...
+    cantstop.errors.NotationError: at position 6: the marker in column 7 is on space 2, ...
       7:2/- 7:2 0d
             ^
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"state notation must be a string, not {type(text).__name__}", repr(text), 0, "N1.1"
+            f"state notation must be a string, not {type(text).__name__}", _brief(text), 0, "N1.1"
         )
     r = _Reader(text)
     squares: list[dict[int, int]] = []
+    square_spots: list[dict[int, tuple[int, int]]] = []
     while True:
-        squares.append(r.cells("N1.2", "a square's space"))
+        square_spots.append({})
+        squares.append(r.cells("N1.2", "a square's space", square_spots[-1]))
         if r.peek() != "/":
             break
         r.pos += 1
@@ -156,13 +170,21 @@ def parse_state(text: str) -> State:
         raise r.fail(f"{len(squares)} players; the rules allow 1 to 4", "R15.1", 0)
     r.expect(" ", "N1.1", "a space before the markers")
     markers_at = r.pos
-    markers = r.cells("N1.3", "a marker's space")
+    marker_spots: dict[int, tuple[int, int]] = {}
+    markers = r.cells("N1.3", "a marker's space", marker_spots)
     r.expect(" ", "N1.1", "a space before the turn")
     turn_at = r.pos
     player = r.number("N1.4", "the player")
     if player >= len(squares):
         raise r.fail(
-            f"player {player} does not exist; players are 0 to {len(squares) - 1}", "N1.4", turn_at
+            f"player {player} does not exist; "
+            + (
+                "the only player is 0"
+                if len(squares) == 1
+                else f"players are 0 to {len(squares) - 1}"
+            ),
+            "N1.4",
+            turn_at,
         )
     letter = r.peek()
     if letter not in _LETTER_PHASE:
@@ -189,7 +211,8 @@ def parse_state(text: str) -> State:
     heights: Mapping[int, int] = STANDARD_HEIGHTS
     columns_to_win = _DEFAULT.columns_to_win
     variant: Variant | None = None
-    options_at = r.pos
+    option_at: dict[str, int] = {}
+    height_spots: dict[int, tuple[int, int]] = {}
     order = 0  # options appear in the order h, w, then A or B, each at most once
     while r.peek() == " ":
         r.pos += 1
@@ -206,9 +229,10 @@ def parse_state(text: str) -> State:
         if rank <= order:
             raise r.fail("options appear at most once each, in the order h, w, A/B", "N1.5")
         order = rank
+        option_at[tag] = start
         r.pos += 1
         if tag == "h":
-            heights = r.cells("N1.5", "a column's height")
+            heights = r.cells("N1.5", "a column's height", height_spots)
             if heights == STANDARD_HEIGHTS:
                 raise r.fail("the standard heights are written by leaving out 'h'", "N1.5", start)
         elif tag == "w":
@@ -225,17 +249,89 @@ def parse_state(text: str) -> State:
     try:
         rules = Rules(len(squares), columns_to_win, heights, variant)
     except InvalidRules as exc:
-        where = options_at + 1 if exc.rule != "R15.1" else 0
+        where = _rules_error_at(exc.rule, heights, height_spots, option_at)
         raise NotationError(exc.reason, text, where, exc.rule) from None
     try:
         return State(rules, player, phase, dice, markers, tuple(squares))  # type: ignore[arg-type]
     except InvalidState as exc:
-        where = (
-            markers_at
-            if exc.rule in ("R16.1", "R16.3", "R9.2", "R14.1")
-            else (turn_at if exc.rule in ("R16.5", "R10.1", "R12.1") else 0)
-        )
+        if exc.rule in ("R16.5", "R10.1", "R12.1"):
+            where = turn_at
+        elif exc.rule == "R16.1":
+            where = markers_at
+        else:
+            spot = _offending_cell(exc.rule, rules, player, squares, markers)
+            if spot is None:  # pragma: no cover - every cell rule names a cell
+                where = 0
+            elif spot[0] == -1:
+                where = marker_spots[spot[1]][spot[2]]
+            else:
+                where = square_spots[spot[0]][spot[1]][spot[2]]
         raise NotationError(exc.reason, text, where, exc.rule) from None
+
+
+def _rules_error_at(
+    rule: str,
+    heights: Mapping[int, int],
+    height_spots: Mapping[int, tuple[int, int]],
+    option_at: Mapping[str, int],
+) -> int:
+    """Where a configuration error points (N1.5): the height, the target or the first option."""
+    if rule == "R15.1":
+        return 0
+    if rule == "R15.3":
+        for column, height in heights.items():
+            if not 1 <= height <= MAX_HEIGHT:
+                return height_spots[column][1]
+    if rule == "R15.2" and "w" in option_at:
+        return option_at["w"]
+    return min(option_at.values(), default=0)
+
+
+def _offending_cell(
+    rule: str,
+    rules: Rules,
+    player: int,
+    squares: list[dict[int, int]],
+    markers: dict[int, int],
+) -> tuple[int, int, int] | None:
+    """Find the cell that breaks ``rule``: (player or -1 for a marker, column, 0 or 1).
+
+    The last item is 0 to point at the cell's column and 1 to point at its
+    value.  Cells are searched in the order the state's invariants are
+    checked (R16): squares player by player, then markers; won columns
+    column by column.  The first cell that breaks the rule is the one the
+    error is about, since a cell checked earlier broke none.
+    """
+    heights = rules.heights
+    if rule == "R16.2":
+        for p, cells in [*enumerate(squares), (-1, markers)]:
+            for column, space in cells.items():
+                if column not in heights:
+                    return p, column, 0
+                if not 1 <= space <= heights[column]:
+                    return p, column, 1
+    on_top = {
+        column: [p for p, cells in enumerate(squares) if cells.get(column) == height]
+        for column, height in heights.items()
+    }
+    if rule in ("R9.1", "R9.3"):
+        for column, owners in on_top.items():
+            if rule == "R9.1" and len(owners) > 1:
+                return owners[1], column, 0
+            others = [p for p, cells in enumerate(squares) if column in cells and owners[:1] != [p]]
+            if rule == "R9.3" and owners and others:
+                return others[0], column, 0
+    for column, space in markers.items():
+        others_there = any(
+            cells.get(column) == space for p, cells in enumerate(squares) if p != player
+        )
+        if (
+            (rule == "R9.2" and on_top.get(column))
+            or (rule == "R16.3" and space <= squares[player].get(column, 0))
+            or (rule == "R14.1" and others_there)
+        ):
+            return -1, column, 0
+    return None
 
 
 def parse_action(text: str) -> Action:
@@ -246,7 +342,7 @@ def parse_action(text: str) -> Action:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"action notation must be a string, not {type(text).__name__}", repr(text), 0, "N2.1"
+            f"action notation must be a string, not {type(text).__name__}", _brief(text), 0, "N2.1"
         )
     if text == "stop":
         return Stop()

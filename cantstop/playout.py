@@ -147,7 +147,7 @@ def playout(
                 if record:
                     record(ORDERED_ROLLS[number])
                 index = ordered_index[number]
-                # The move-table key of the roll (_tables.moves_key, written out).
+                # The move-table key of the roll, as _tables.moves makes it.
                 marked = situation >> 26
                 count = marked.bit_count()
                 play = situation & sum_mask[index] & (marked if count >= 3 else every)
@@ -231,6 +231,5 @@ def _final(
         phase=Phase.OVER,
         squares=final,
         won=won_map,
-        winner=winner,
         situation=situation,
     )

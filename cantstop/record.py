@@ -22,20 +22,24 @@ State('7:1,10:1/- - 1r')
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from functools import partial
+from typing import Any, BinaryIO, TextIO
 
 from cantstop.actions import Action, Roll, Stop
-from cantstop.errors import CantStopError, IllegalAction, NotationError
+from cantstop.errors import CantStopError, IllegalAction, NotationError, _brief, _names
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.rules import Rules
 
 __all__ = [
+    "MAX_LINE_BYTES",
     "MAX_SEED",
     "RECORD_VERSION",
     "PlaySetup",
@@ -233,22 +237,104 @@ def write_record(
     return state
 
 
+#: The longest line a reader takes, in bytes with its line end: a record's lines are far shorter.
+MAX_LINE_BYTES = 1 << 20
+
+
+class _NotJSON(ValueError):
+    """Text that Python's decoder reads but JSON (RFC 8259) does not allow."""
+
+
+def _no_constant(name: str) -> object:
+    raise _NotJSON(f"{name} is not a JSON number")
+
+
 def _load(line_no: int, text: str) -> dict[str, Any]:
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         # The decoder's message may end with a dangling "at"; the column says where.
         reason = exc.msg.removesuffix(" at")
         raise RecordError(line_no, f"not valid JSON at column {exc.colno}: {reason}") from None
+    except _NotJSON as exc:
+        raise RecordError(line_no, f"not valid JSON: {exc}") from None
+    except ValueError:  # int() refuses a number of more digits than the interpreter's limit
+        limit = sys.get_int_max_str_digits()
+        raise RecordError(
+            line_no, f"not valid JSON for a record: a number has more than {limit:,} digits"
+        ) from None
+    except RecursionError:
+        raise RecordError(line_no, "not valid JSON for a record: it is nested too deeply") from None
     if not isinstance(obj, dict):
-        raise RecordError(line_no, f"a record line is a JSON object, not {text.strip()[:60]!r}")
+        raise RecordError(line_no, f"a record line is a JSON object, not {_brief(obj)}")
     return obj
 
 
-def _lines(file: TextIO) -> Iterator[tuple[int, dict[str, Any]]]:
-    for number, text in enumerate(file, start=1):
+def _lines(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, text in _texts(file):
         if text.strip():
             yield number, _load(number, text)
+
+
+def _texts(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, str]]:
+    """Yield the lines of ``file`` with their numbers, decoding bytes line by line.
+
+    Bytes are decoded one line at a time, so a byte that is not UTF-8 is
+    reported at its line and offset.  A text stream decodes ahead of the line
+    being read: such a byte can only be said to be at that line or after it.
+    """
+    lines: Iterable[str | bytes]
+    if isinstance(file, io.BufferedIOBase | io.RawIOBase):
+        lines = iter(partial(file.readline, MAX_LINE_BYTES + 1), b"")
+    else:
+        lines = file
+    number = 0
+    offset = 0  # of the line's first byte in the file, when the file is bytes
+    try:
+        for line in lines:
+            number += 1
+            if len(line) > MAX_LINE_BYTES:
+                raise RecordError(number, f"the line is longer than {MAX_LINE_BYTES:,} bytes")
+            if isinstance(line, str):
+                yield number, line
+                continue
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise RecordError(
+                    number,
+                    f"not UTF-8 text: byte 0x{line[exc.start]:02x} at byte {exc.start + 1} of "
+                    f"the line (offset {offset + exc.start} in the file): {exc.reason}",
+                ) from None
+            offset += len(line)
+            yield number, text
+    except UnicodeDecodeError as exc:  # from a text stream's decoder, which reads ahead
+        raise RecordError(
+            number + 1, f"not UTF-8 text, at this line or after it: {exc.reason}"
+        ) from None
+
+
+def _header_values(number: int, obj: dict[str, Any]) -> None:
+    """Refuse header fields and values that the header's reader would misread or quote in full.
+
+    ``true == 1`` and ``1.0 == 1`` in Python, but the version and the first
+    player are integers in a record; unknown fields are named briefly, however
+    long their names.
+    """
+    if obj.get("record") != "cantstop":
+        return
+    extra = obj.keys() - _HEADER_KEYS
+    if extra:
+        word = "field" if len(extra) == 1 else "fields"
+        raise RecordError(number, f"the header has the unknown {word} {_names(extra)}")
+    version = obj.get("version", RECORD_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError(
+            number, f"record version {_brief(version)} is not supported (only {RECORD_VERSION})"
+        )
+    first = obj.get("first_player", 0)
+    if not isinstance(first, int) or isinstance(first, bool) or not -1000 < first < 1000:
+        raise RecordError(number, f"bad first_player: {_brief(first)} is not a player", "R2.2")
 
 
 def _check_play(number: int, obj: object, rules: Rules) -> PlaySetup:
@@ -298,7 +384,8 @@ def _header(number: int, obj: dict[str, Any]) -> RecordHeader:
 def _action_line(number: int, obj: dict[str, Any]) -> RecordLine:
     extra = obj.keys() - _LINE_KEYS
     if extra:
-        raise RecordError(number, f"the line has unknown fields {sorted(extra)}")
+        word = "field" if len(extra) == 1 else "fields"
+        raise RecordError(number, f"the line has the unknown {word} {_names(extra)}")
     if "action" not in obj:
         raise RecordError(number, "an action line needs an 'action' field")
     try:
@@ -319,11 +406,14 @@ def _action_line(number: int, obj: dict[str, Any]) -> RecordLine:
     return RecordLine(number, action, state, bust, None if moves is None else tuple(moves))
 
 
-def read_header(file: TextIO) -> tuple[RecordHeader, Iterator[RecordLine]]:
+def read_header(file: Iterable[str] | BinaryIO) -> tuple[RecordHeader, Iterator[RecordLine]]:
     """Read the header of ``file``; return it and the action lines to come.
 
     The lines are read lazily, as the iterator is consumed.  A malformed line
     raises :class:`RecordError` with its line number when it is reached.
+    ``file`` is a binary file (best: a byte that is not UTF-8 is then reported
+    at its line and offset, and a line longer than :data:`MAX_LINE_BYTES` is
+    refused before it is read in full) or any source of text lines.
 
     >>> import io
     >>> text = '{"record":"cantstop","version":1,"rules":{},"play":{"seats":["human","rule28"],'
@@ -337,21 +427,20 @@ def read_header(file: TextIO) -> tuple[RecordHeader, Iterator[RecordLine]]:
         number, header = next(lines)
     except StopIteration:
         raise RecordError(1, "the record is empty: it needs a header line") from None
+    _header_values(number, header)
     return _header(number, header), (_action_line(n, obj) for n, obj in lines)
 
 
-def iter_record(file: TextIO) -> tuple[Rules, int, Iterator[RecordLine]]:
+def iter_record(file: Iterable[str] | BinaryIO) -> tuple[Rules, int, Iterator[RecordLine]]:
     """Read the header of ``file`` and return the rules, first player and the lines to come.
 
-    The lines are read lazily, as the iterator is consumed.  A malformed line
-    raises :class:`RecordError` with its line number when it is reached.
-    :func:`read_header` also gives the header's ``play`` field.
+    As :func:`read_header`, which also gives the header's ``play`` field.
     """
     header, lines = read_header(file)
     return header.rules, header.first_player, lines
 
 
-def read_record(file: TextIO) -> tuple[Rules, int, Iterator[tuple[int, Action]]]:
+def read_record(file: Iterable[str] | BinaryIO) -> tuple[Rules, int, Iterator[tuple[int, Action]]]:
     """Return the rules, first player and the (line number, action) pairs of a record.
 
     Claims are not checked here; :func:`replay_record` checks them.
@@ -416,7 +505,7 @@ def check_line(state: State, line: RecordLine) -> State:
             raise RecordError(
                 line.line,
                 f"after {format_action(line.action)} the state is "
-                f"{format_state(after)!r}, not the claimed {line.state!r}",
+                f"{format_state(after)!r}, not the claimed {_brief(line.state)}",
                 None,
                 state,
                 legal_alternatives(state),
@@ -428,7 +517,8 @@ def check_line(state: State, line: RecordLine) -> State:
                 claimed.add(parse_action(text))
             except NotationError as exc:
                 raise RecordError(
-                    line.line, f"the claimed move {text!r} is not valid notation: {exc.reason}"
+                    line.line,
+                    f"the claimed move {_brief(text)} is not valid notation: {exc.reason}",
                 ) from None
         actual = set(after.legal_moves())
         if claimed != actual:
@@ -451,7 +541,7 @@ def replay_record(path: str | os.PathLike[str]) -> State:
     Raises :class:`RecordError` (with the line number, the rule id where one
     applies and the state) at the first bad line.
     """
-    with open(path, encoding="utf-8") as file:
+    with open(path, "rb") as file:
         rules, first, lines = iter_record(file)
         state = new_game(rules, first)
         for line in lines:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from cantstop.columnmap import ColumnMap
-from cantstop.errors import InvalidRules
+from cantstop.errors import InvalidRules, _brief
 
 __all__ = [
     "COLUMNS",
@@ -82,12 +82,12 @@ class Rules:
         _check_int("players", self.players, "R15.1")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidRules(
-                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players}",
+                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {_brief(self.players)}",
                 "R15.1",
             )
         if not isinstance(self.heights, Mapping):
             raise InvalidRules(
-                f"heights must be a mapping of column to spaces, not {self.heights!r}",
+                f"heights must be a mapping of column to spaces, not {_brief(self.heights)}",
                 "R15.3",
             )
         heights = dict(self.heights.items())
@@ -95,12 +95,15 @@ class Rules:
             raise InvalidRules("the board must have at least one column", "R15.3")
         for column, height in heights.items():
             _check_int("a column", column, "R15.3")
-            _check_int(f"the height of column {column}", height, "R15.3")
             if column not in COLUMNS:
-                raise InvalidRules(f"column {column} is not a sum of two dice (2 to 12)", "R15.3")
+                raise InvalidRules(
+                    f"column {_brief(column)} is not a sum of two dice (2 to 12)", "R15.3"
+                )
+            _check_int(f"the height of column {column}", height, "R15.3")
             if not 1 <= height <= MAX_HEIGHT:
                 raise InvalidRules(
-                    f"column {column} must have 1 to {MAX_HEIGHT} spaces, not {height}", "R15.3"
+                    f"column {column} must have 1 to {MAX_HEIGHT} spaces, not {_brief(height)}",
+                    "R15.3",
                 )
         if not isinstance(self.heights, ColumnMap):
             object.__setattr__(self, "heights", ColumnMap(heights))
@@ -108,7 +111,7 @@ class Rules:
         if not 1 <= self.columns_to_win <= len(heights):
             raise InvalidRules(
                 f"columns_to_win must be from 1 to the number of columns "
-                f"({len(heights)}), not {self.columns_to_win}",
+                f"({len(heights)}), not {_brief(self.columns_to_win)}",
                 "R15.2",
             )
         stalled = self.players * (self.columns_to_win - 1)
@@ -122,7 +125,7 @@ class Rules:
             )
         if self.variant is not None and not isinstance(self.variant, Variant):
             raise InvalidRules(
-                f"variant must be Variant.A, Variant.B or None, not {self.variant!r}",
+                f"variant must be Variant.A, Variant.B or None, not {_brief(self.variant)}",
                 "R14.3",
             )
 
@@ -146,4 +149,4 @@ class Rules:
 
 def _check_int(what: str, value: object, rule: str) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidRules(f"{what} must be an integer, not {value!r}", rule)
+        raise InvalidRules(f"{what} must be an integer, not {_brief(value)}", rule)

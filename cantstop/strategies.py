@@ -97,9 +97,13 @@ def heights(max_height: int = 13) -> st.SearchStrategy[dict[int, int]]:
 
     Boards shrink towards a single column of height 1 (R15.3).
 
-    >>> from hypothesis import find
-    >>> find(heights(), lambda board: len(board) > 1)
-    {2: 1, 3: 1}
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=20)
+    ... @given(heights(max_height=3))
+    ... def test_boards_are_valid(board):
+    ...     assert all(2 <= column <= 12 and 1 <= height <= 3 for column, height in board.items())
+    ...     Rules(heights=board, columns_to_win=1)  # R15.3 accepts it
+    >>> test_boards_are_valid()
     """
     return st.dictionaries(
         st.sampled_from(COLUMNS), st.integers(1, max_height), min_size=1, max_size=len(COLUMNS)
@@ -123,13 +127,13 @@ def rules(
     count.  Shrinks towards one player, the standard board, 1 column to win
     and no variant.
 
-    >>> from hypothesis import find
-    >>> find(rules(), lambda r: True)
-    Rules(players=1, columns_to_win=1, heights=standard, variant=None)
-    >>> find(rules(variants=[Variant.B]), lambda r: r.players == 4)
-    Rules(players=4, columns_to_win=1, heights=standard, variant=Variant.B)
-    >>> find(rules(boards=heights(max_height=3)), lambda r: len(r.heights) >= 3)
-    Rules(players=1, columns_to_win=1, heights={2: 1, 3: 1, 4: 1}, variant=None)
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=20)
+    ... @given(rules(players=[3, 4], variants=[Variant.B], boards=heights(max_height=3)))
+    ... def test_configurations_keep_to_the_arguments(r):
+    ...     assert r.players in (3, 4) and r.variant is Variant.B
+    ...     assert all(height <= 3 for height in r.heights.values())
+    >>> test_configurations_keep_to_the_arguments()
     """
     counts = (players,) if isinstance(players, int) else tuple(players)
     if boards is None:
@@ -165,9 +169,12 @@ def rolls() -> st.SearchStrategy[Roll]:
 
     Shrinks towards 1-1-1-1.
 
-    >>> from hypothesis import find
-    >>> find(rolls(), lambda roll: sum(roll.dice) >= 6)
-    Roll(dice=(1, 1, 1, 3))
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=20)
+    ... @given(rolls())
+    ... def test_rolls_have_three_pairings(roll):
+    ...     assert len(pairings(roll.dice)) == 3
+    >>> test_rolls_have_three_pairings()
     """
     die = st.integers(1, 6)
     return st.tuples(die, die, die, die).map(Roll)
@@ -177,10 +184,15 @@ def moves() -> st.SearchStrategy[Move]:
     """Return a strategy for well-formed moves: one or two sums from 2 to 12 (R4.3).
 
     Whether a move is legal depends on the state; see :func:`legal_actions`.
+    Shrinks towards the single sum 2.
 
-    >>> from hypothesis import find
-    >>> find(moves(), lambda move: len(move.columns) == 2)
-    Move(columns=(2, 2))
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=20)
+    ... @given(moves())
+    ... def test_moves_are_sorted_sums(move):
+    ...     assert list(move.columns) == sorted(move.columns)
+    ...     assert all(2 <= column <= 12 for column in move.columns)
+    >>> test_moves_are_sorted_sums()
     """
     column = st.integers(2, 12)
     return st.one_of(st.tuples(column).map(Move), st.tuples(column, column).map(Move))
@@ -189,9 +201,15 @@ def moves() -> st.SearchStrategy[Move]:
 def actions() -> st.SearchStrategy[Action]:
     """Return a strategy for any well-formed action: a roll, a move or a stop.
 
-    >>> from hypothesis import find
-    >>> find(actions(), lambda action: True)
-    Stop()
+    Shrinks towards :class:`~cantstop.Stop`.
+
+    >>> from hypothesis import given, settings
+    >>> from cantstop import format_action, parse_action
+    >>> @settings(max_examples=20)
+    ... @given(actions())
+    ... def test_actions_round_trip(action):
+    ...     assert parse_action(format_action(action)) == action
+    >>> test_actions_round_trip()
     """
     return st.one_of(st.just(Stop()), moves(), rolls())
 
@@ -200,11 +218,20 @@ def invalid_dice() -> st.SearchStrategy[tuple[int, ...]]:
     """Return a strategy for dice that are not a roll: a wrong count, or a die outside 1-6.
 
     :class:`~cantstop.Roll` rejects each of them with
-    :class:`~cantstop.InvalidActionValue` under R4.1.
+    :class:`~cantstop.InvalidActionValue` under R4.1.  Shrinks towards no dice.
 
-    >>> from hypothesis import find
-    >>> find(invalid_dice(), lambda dice: True)
-    ()
+    >>> from hypothesis import given, settings
+    >>> from cantstop import InvalidActionValue
+    >>> @settings(max_examples=20)
+    ... @given(invalid_dice())
+    ... def test_invalid_dice_are_refused(dice):
+    ...     try:
+    ...         Roll(dice)
+    ...     except InvalidActionValue as error:
+    ...         assert error.rule == 'R4.1'
+    ...     else:
+    ...         raise AssertionError(f'{dice} made a roll')
+    >>> test_invalid_dice_are_refused()
     """
     die = st.integers(1, 6)
     bad_die = st.one_of(st.integers(max_value=0), st.integers(min_value=7))
@@ -343,10 +370,13 @@ def reachable_states(
     asking for any other phase avoids the winning stop, so that phase always
     comes.
 
-    >>> from hypothesis import find
-    >>> state = find(reachable_states(Rules(players=3)), lambda s: s.phase is Phase.DECIDE)
-    >>> state.phase, state.rules.players, len(state.markers) >= 1
-    (<Phase.DECIDE: 'decide'>, 3, True)
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=10)
+    ... @given(reachable_states(Rules(players=3), phase=Phase.DECIDE))
+    ... def test_a_deciding_player_has_moved(state):
+    ...     assert state.phase is Phase.DECIDE and state.rules.players == 3
+    ...     assert 1 <= len(state.markers) <= 3  # R16.5, R16.1
+    >>> test_a_deciding_player_has_moved()
     """
     rules_strategy = _rules_strategy(rules)
 
@@ -395,9 +425,15 @@ def valid_states(rules: RulesArg = None, *, phase: Phase | None = None) -> st.Se
     any sequence of turns (under Variant A, for example, two players' squares
     may share a space).
 
-    >>> from hypothesis import find
-    >>> find(valid_states(phase=Phase.OVER), lambda s: True)
-    State('2:3 - 0x w1')
+    >>> from hypothesis import given, settings
+    >>> @settings(max_examples=20)
+    ... @given(valid_states(phase=Phase.OVER))
+    ... def test_a_finished_game_names_its_winner(state):
+    ...     assert state.winner == state.player  # R16.5
+    ...     assert sum(owner == state.player for owner in state.won.values()) >= (
+    ...         state.rules.columns_to_win
+    ...     )  # R12.1
+    >>> test_a_finished_game_names_its_winner()
     """
     rules_strategy = _rules_strategy(rules)
     phases = st.sampled_from(_PHASES) if phase is None else st.just(phase)

@@ -21,6 +21,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "cantstop_spec",
+    "cantstop_study",
 ]
 
 source_suffix = {".md": "markdown"}
@@ -50,6 +51,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(int|str|bool|float|object|dict|tuple|list|type|None|Any)"),
     ("py:class", r"(ValueError|AssertionError|Exception|TypeError)"),
     ("py:class", r"NamedTuple|Enum"),
+    # The research frameworks' own types (cantstop.openspiel, cantstop.envs) have no pages here.
+    ("py:class", r"(numpy|pyspiel|gymnasium|pettingzoo)\..*"),
 ]
 
 doctest_global_setup = "import cantstop\nfrom cantstop import *\n"

@@ -3,7 +3,16 @@
 - ``ci``, the default under ``CI=true``: derandomized, so every run meets the same
   examples and a failure reproduces; no example database; a fixed number of
   examples and steps, which bounds the run's time.
-- ``dev``, the local default: random examples, failures remembered in ``.hypothesis/``.
+- ``dev``, the local default: random examples (``--hypothesis-seed N`` fixes them).
+  A property that fails is saved in the example database, ``.hypothesis/examples/``
+  (git-ignored), and its failing example is tried first on every later run, until
+  the property holds for it; Hypothesis then deletes it.  So a saved failure keeps
+  failing only while the bug it found is there, and nothing else is read from the
+  database: no doctest or example depends on what Hypothesis draws, and the
+  searches of ``test_strategies.py`` use no database.  A failure also prints the
+  seed and a ``@reproduce_failure`` blob; ``rm -rf .hypothesis`` forgets every
+  saved example.  The health check for slow data generation is off, since a busy
+  machine would trip it.
 - ``thorough``: fifty times the examples and longer state-machine runs, for a
   nightly or pre-release run (``HYPOTHESIS_PROFILE=thorough python -m pytest``).
 - ``mutation``: what ``tools/mutation.sh`` runs for every mutant: derandomized, and
@@ -32,7 +41,13 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile(
+    "dev",
+    max_examples=100,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile(
     "thorough",
     max_examples=5000,

@@ -4,7 +4,9 @@
   ``State.apply`` over :func:`cantstop.playout.random_action` plays, from the
   opening and from states in the middle of a turn;
 * the situation a transition updates in place equals the one computed from
-  scratch for the same position;
+  scratch for the same position, and so do the turn-start situations it hands
+  on; every state a transition builds equals the one the checking
+  constructor builds from the same fields;
 * the move table gives the independent implementation's legal moves for
   every sorted roll, and its bust counts match, on positions random games
   reach and on synthetic positions built around each roll's sums.
@@ -186,3 +188,37 @@ def test_move_table_on_synthetic_positions() -> None:
             expected = legal_moves(read_state(text), dice)
             got = [m.columns for m in _tables.moves(state._situation, roll)]
             assert got == expected, (text, dice)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_successors_equal_states_the_constructor_checks(name: str) -> None:
+    """Transitions build states field by field; the constructor, checking R16, agrees on each."""
+    from cantstop.game import _starts_of, _turn_starts
+
+    for seed in range(3):
+        for state in random_game(CONFIGS[name], seed):
+            fresh = State(
+                state.rules, state.player, state.phase, state.dice, state.markers, state.squares
+            )
+            assert fresh == state
+            assert hash(fresh) == hash(state)
+            assert (fresh.won, fresh.winner, fresh.legal_moves(), fresh._situation) == (
+                state.won,
+                state.winner,
+                state.legal_moves(),
+                state._situation,
+            ), format_state(state)
+            # The turn-start situations handed on from state to state are the fresh ones.
+            assert _turn_starts(state) == _starts_of(fresh), format_state(state)
+
+
+def test_copies_of_a_state_are_the_state() -> None:
+    import copy
+    import pickle
+
+    state = parse_state("7:2/8:3 6:1 0c1256")
+    assert copy.copy(state) is state
+    assert copy.deepcopy(state) is state
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state
+    assert again.legal_moves() == state.legal_moves()

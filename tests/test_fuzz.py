@@ -1,15 +1,22 @@
 """Parser fuzzing: any text or JSON value is read, or rejected with NotationError only.
 
 Inputs are arbitrary text, text over the notation's own alphabet, valid texts
-with one character changed, arbitrary JSON values, and valid JSON forms with
-one field replaced.  Whatever is accepted must be canonical: it formats back
-to the same text or the same JSON.
+with one character changed, arbitrary JSON values (with huge integers,
+non-finite floats and deep nesting among them), and valid JSON forms with one
+field replaced.  Whatever is accepted must be canonical: it formats back to the
+same text or the same JSON.  A short run of ``tools/fuzz_inputs.py`` checks the
+readers, the value constructors and ``verify`` on hostile input.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import io
 import json
+import sys
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
 
 from hypothesis import given, settings
@@ -44,12 +51,31 @@ notation_text = st.one_of(
     ).map("".join),
 )
 
+
+def _nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+#: Values Python reads from JSON or takes from a caller that are awkward to quote or compare.
+HOSTILE = st.one_of(
+    st.integers(4300, 4400).map(
+        lambda digits: 10**digits // 9
+    ),  # beyond int()'s and repr()'s reach
+    st.sampled_from([-(10**20), float("nan"), float("inf"), "1" * 4301, "\ud800"]),
+    st.integers(1, 3000).map(_nested),
+)
+
+
 json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
-    | st.floats(allow_nan=False)
-    | st.text(alphabet="0123456789rolmvestpABdcx_ ", max_size=8),
+    | st.floats()
+    | st.text(alphabet="0123456789rolmvestpABdcx_ ", max_size=8)
+    | HOSTILE,
     lambda children: (
         st.lists(children, max_size=5)
         | st.dictionaries(
@@ -179,3 +205,58 @@ def test_edited_json_forms_are_read_or_rejected(data: st.DataObject) -> None:
     action = action_to_json(data.draw(actions()))
     action[data.draw(st.sampled_from([*action, "extra"]))] = replacement
     _read_json(action_from_json, action_to_json, action)
+
+
+def _harness() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "tools" / "fuzz_inputs.py"
+    spec = importlib.util.spec_from_file_location("fuzz_inputs", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_fuzz_harness_finds_nothing_in_a_short_run() -> None:
+    """A smoke run of tools/fuzz_inputs.py: every reader accepts or raises its documented error.
+
+    The full run (a million inputs, thousands of records) is run by hand; see the tool.
+    """
+    harness = _harness()
+    tallies = harness.run(count=4000, records=150, seed=20)
+    assert set(tallies) == {
+        "parse_state",
+        "parse_action",
+        "state_from_json",
+        "action_from_json",
+        "rules_from_json",
+        "Roll",
+        "Move",
+        "Rules",
+        "verify",
+    }
+    assert all(t.inputs > 0 for t in tallies.values())
+    assert [(name, t.findings) for name, t in tallies.items() if t.finding_count] == []
+    # The inputs reach both sides: some are accepted, most are refused under many rules.
+    assert tallies["parse_state"].accepted > 0
+    assert tallies["verify"].accepted > 0
+    assert len(tallies["verify"].rejected) > 5
+
+
+def test_the_fuzz_harness_counts_an_escaping_error() -> None:
+    """The harness notices an exception outside the documented class, and a long message."""
+    harness = _harness()
+    fuzzer = harness.Fuzzer(0)
+
+    def crash(data: object) -> object:
+        raise RecursionError("deep")
+
+    def chatty(data: object) -> object:
+        raise NotationError("x" * 1000, "", 0, "N1.1")
+
+    fuzzer.feed("crash", crash, "x", NotationError)
+    fuzzer.feed("chatty", chatty, "x", NotationError)
+    assert fuzzer.tallies["crash"].finding_count == 1
+    assert fuzzer.tallies["chatty"].finding_count == 1
+    assert harness.report(fuzzer.tallies, 0.0, io.StringIO()) == 2

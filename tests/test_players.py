@@ -59,44 +59,99 @@ def test_rule_of_28_score(text: str, score: int) -> None:
     assert Rule28Player().score(parse_state(text)) == score
 
 
-def test_rule_of_28_stops_at_28_or_more() -> None:
+def test_rule_of_28_stops_at_28_once_three_markers_are_in_use() -> None:
     player = Rule28Player()
     rng = random.Random(1)
-    # 12 on space 2 scores 6 * (2 + 1) = 18 and 11 on space 1 scores 5 * 2 = 10: 28, stop.
+    # 2, 3 and 12: 6 * 2 + 5 * 2 + 6 * 3 = 40, no adjustment (mixed parity, low and high).
+    assert player.score(parse_state("-/- 2:1,3:1,12:2 0d")) == 40
+    assert player.stops(parse_state("-/- 2:1,3:1,12:2 0d"), rng)
+    # 8 10 12: 2 * 2 + 4 * 2 + 6 * 2 = 24, all even -2, all high +4: 26, under 28.
+    assert player.score(parse_state("-/- 8:1,10:1,12:1 0d")) == 26
+    assert not player.stops(parse_state("-/- 8:1,10:1,12:1 0d"), rng)
+    # One space more in 8: 2 * 3 + 8 + 12 - 2 + 4 = 28: stop.
+    assert player.score(parse_state("-/- 8:2,10:1,12:1 0d")) == 28
+    assert player.stops(parse_state("-/- 8:2,10:1,12:1 0d"), rng)
+
+
+def test_rule_of_28_rolls_on_while_a_marker_is_free_and_a_column_open() -> None:
+    player = Rule28Player()
+    rng = random.Random(1)
+    # 11: 5 * 2 and 12: 6 * 3 make 28, but only two markers are in use and
+    # nine other columns are open: roll on.
     assert player.score(parse_state("-/- 11:1,12:2 0d")) == 28
-    assert player.stops(parse_state("-/- 11:1,12:2 0d"), rng)
-    assert player.score(parse_state("-/- 3:1,12:2 0d")) == 28
-    assert player.score(parse_state("-/- 7:3,12:2 0d")) == 22
-    assert not player.stops(parse_state("-/- 7:3,12:2 0d"), rng)
-    assert player.score(parse_state("-/- 6:1,11:2 0d")) == 19
-    assert player.score(parse_state("-/- 7:7,12:1 0d")) == 20
-    assert player.score(parse_state("-/- 7:12,12:1 0d")) == 25
-    assert not player.stops(parse_state("-/- 7:12,12:1 0d"), rng)
-    assert player.score(parse_state("-/- 6:3,12:2 0d")) == 26
-    assert player.score(parse_state("-/- 6:4,12:2 0d")) == 28
-    assert player.stops(parse_state("-/- 6:4,12:2 0d"), rng)
+    assert not player.stops(parse_state("-/- 11:1,12:2 0d"), rng)
+    # The same markers on a board of only those two columns: two columns open,
+    # not more than the two markers in use, so 28 stops.
+    only_two = parse_state("-/- 11:1,12:2 0d h11:5,12:3 w1")
+    assert player.score(only_two) == 28
+    assert player.stops(only_two, rng)
+
+
+@pytest.mark.parametrize(
+    ("text", "stops"),
+    [
+        # Board 2, 3, 12 of five spaces each.  The marker in 2 below the top:
+        # 2, 3 and 12 are open, three columns for two markers: roll on.
+        ("-/- 2:4,12:2 0d h2:5,3:5,12:5 w2", False),
+        # The marker in 2 on the top space: 2 is no longer open; 3 and 12 are,
+        # two columns for two markers: the count, 6 * 6 + 6 * 3 = 54, stops.
+        ("-/- 2:5,12:2 0d h2:5,3:5,12:5 w2", True),
+        # Column 3 won by the other player is not open either: 2 and 12 remain.
+        ("-/3:5 2:4,12:2 0d h2:5,3:5,12:5 w2", True),
+        # Column 3 won by the player: not open (R9.2) for the same reason.
+        ("3:5/- 2:4,12:2 0d h2:5,3:5,12:5 w2", True),
+    ],
+)
+def test_rule_of_28_open_columns(text: str, stops: bool) -> None:
+    state = parse_state(text)
+    assert not stopping_wins(state)
+    assert Rule28Player().score(state) >= 28
+    assert Rule28Player().stops(state, random.Random(1)) is stops
 
 
 def test_rule_of_28_always_stops_when_stopping_wins() -> None:
     state = parse_state("2:3,3:5,4:6/- 4:7 0d")  # 2 and 3 won, 4's marker on the top space
-    assert Rule28Player().score(state) == 8
+    assert Rule28Player().score(state) == 8  # one marker, far under 28
     assert stopping_wins(state)
     assert Rule28Player().stops(state, random.Random(1))
 
 
-def test_rule_of_28_prefers_advancing_placed_markers() -> None:
-    # Dice 1 2 5 6: pairings 3+11, 6+8, 7+7; the marker in 8 can advance.
-    state = parse_state("-/- 8:2 0c1256")
-    moves = state.legal_moves()
-    assert len(moves) == 3
-    assert Rule28Player().choose(state, random.Random(1)).columns == (6, 8)
+@pytest.mark.parametrize(
+    ("text", "scores", "chosen"),
+    [
+        # Dice 1 2 5 6 make 3+11, 6+8 and 7+7; a marker stands on 8:2.
+        # 3+11: 3: 5 * 2, 8: 2 * 3, 11: 5 * 2 = 26, three markers -18, mixed: 8.
+        # 6+8:  6: 2 * 2, 8: 2 * 4 = 12, two markers -12: 0.
+        # 7+7:  7: 1 * 3, 8: 2 * 3 = 9, two markers -12: -3.
+        ("-/- 8:2 0c1256", [8, 0, -3], (3, 11)),
+        # Dice 1 1 5 6 make 2+11 and 6+7; markers on 7:1 and 9:1, one free.
+        # 2:    2: 12, 7: 2, 9: 6 = 20, -18, columns 2 7 9 mixed: 2.
+        # 6+7:  6: 4, 7: 3, 9: 6 = 13, -18, 6 7 9 mixed: -5.
+        # 11:   7: 2, 9: 6, 11: 10 = 18, -18, all odd -2, all 7 or higher -4: -6.
+        ("-/- 7:1,9:1 0c1156", [2, -5, -6], (2,)),
+        # The same dice with markers on 4:1 and 6:1.
+        # 2:    2: 12, 4: 8, 6: 4 = 24, -18, all even +2, all 7 or lower -4: 4.
+        # 6+7:  4: 8, 6: 6, 7: 2 = 16, -18, all 7 or lower -4: -6.
+        # 11:   4: 8, 6: 4, 11: 10 = 22, -18, mixed: 4.
+        # 2 and 11 tie; a roll makes 11 (23.3% of rolls) more often than 2 (13.2%).
+        ("-/- 4:1,6:1 0c1156", [4, -6, 4], (11,)),
+    ],
+)
+def test_rule_of_28_move_choice(text: str, scores: list[int], chosen: tuple[int, ...]) -> None:
+    state = parse_state(text)
+    player = Rule28Player()
+    assert [player.choice_score(state, move) for move in state.legal_moves()] == scores
+    assert player.choose(state, random.Random(1)).columns == chosen
 
 
-def test_rule_of_28_prefers_fewer_new_markers_and_likely_columns() -> None:
-    # From the opening, 3 4 5 5 offers 7+10 and 8+9: two new markers either way;
-    # 8 and 9 together are made by more rolls than 7 and 10.
+def test_rule_of_28_breaks_ties_by_likelier_columns() -> None:
+    # From the opening, 3 4 5 5 offers 7+10 (1 * 2 + 4 * 2) and 8+9 (2 * 2 + 3 * 2):
+    # 10 points and two markers (-12) each.  A roll makes 7 in 64.4% of rolls,
+    # 8 in 56.1%, 9 in 44.8% and 10 in 35.6%: 8 and 9 together come up more often.
     state = new_game().apply(Roll((3, 4, 5, 5)))
-    assert Rule28Player().choose(state, random.Random(1)).columns == (8, 9)
+    player = Rule28Player()
+    assert [player.choice_score(state, m) for m in state.legal_moves()] == [-2, -2]
+    assert player.choose(state, random.Random(1)).columns == (8, 9)
 
 
 def test_turn_progress_and_stop_helpers() -> None:

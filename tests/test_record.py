@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from cantstop import Action, Move, Phase, Roll, Rules, State, Stop, new_game, parse_state
+from cantstop import Action, Move, Phase, Roll, Rules, State, Stop, new_game, parse_state, record
 from cantstop.record import (
     RecordError,
     RecordWriter,
@@ -120,7 +121,7 @@ def test_reading_streams() -> None:
             consumed.append(number)
             yield line + "\n"
 
-    _, _, pairs = read_record(source())  # type: ignore[arg-type]
+    _, _, pairs = read_record(source())
     assert consumed == [1]
     assert next(pairs)[0] == 2
     assert consumed == [1, 2]
@@ -179,7 +180,7 @@ def test_false_claims_are_rejected(
         ("[1, 2]", "JSON object"),
         ('{"action": {"type": "jump"}}', "bad action"),
         ('{"action": {"type": "roll", "dice": [1, 2, 3]}}', "bad action"),
-        ('{"action": {"type": "stop"}, "colour": "red"}', "unknown fields"),
+        ('{"action": {"type": "stop"}, "colour": "red"}', "the unknown field 'colour'$"),
         ('{"state": "-/- - 0r"}', "needs an 'action'"),
         ('{"action": {"type": "stop"}, "bust": "no"}', "true or false"),
         ('{"action": {"type": "stop"}, "moves": "7+10"}', "list of moves"),
@@ -200,7 +201,7 @@ def test_malformed_lines_name_their_line(line: str, fragment: str, tmp_path: Pat
         ('{"record": "cantstop", "version": 2, "rules": {}}', "version"),
         ('{"record": "cantstop", "version": 1, "rules": {"players": 5}}', "R15.1"),
         ('{"record": "cantstop", "version": 1, "rules": {}, "first_player": 2}', "first_player"),
-        ('{"record": "cantstop", "version": 1, "rules": {}, "x": 0}', "unknown fields"),
+        ('{"record": "cantstop", "version": 1, "rules": {}, "x": 0}', "the unknown field 'x'$"),
     ],
 )
 def test_bad_headers_are_rejected(header: str, fragment: str, tmp_path: Path) -> None:
@@ -236,3 +237,89 @@ def test_variant_b_forbids_the_stop_in_alternatives() -> None:
     """Under Variant B no stop while a marker shares a square's space (R14.2)."""
     state = parse_state("-/7:1 7:1 0d B")
     assert legal_alternatives(state) == ("r....",)
+
+
+# -- hostile records ---------------------------------------------------------------------
+
+HEADER = '{"record": "cantstop", "version": 1, "rules": {}}'
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ('{"action": {"type": "roll", "dice": [1, 2, 3, NaN]}}', "NaN is not a JSON number"),
+        ('{"action": {"type": "roll", "dice": [Infinity, 2, 3, 4]}}', "Infinity is not a JSON"),
+        ('{"action": {"type": "roll", "dice": [1, 2, 3, 1e999]}}', "not inf"),
+        ('{"action": {"type": "roll", "dice": [1, 2, 3, true]}}', "not True"),
+        ('{"action": {"type": "roll", "dice": [1, 2, 3, ' + "4" * 5000 + "]}}", "4,300 digits"),
+        ('{"action": ' + "[" * 5000 + "]" * 5000 + "}", "nested too deeply"),
+        ("1" + "0" * 30, "JSON object, not 10000…00000 (31 digits)"),
+        ('{"action": {"type": "stop"}, "' + "x" * 1000 + '": 1}', "unknown field 'xxxx"),
+    ],
+)
+def test_hostile_lines_are_errors_at_their_line(line: str, fragment: str, tmp_path: Path) -> None:
+    """Non-finite numbers, huge numbers, deep nesting: a RecordError naming line 2, not a crash."""
+    with pytest.raises(RecordError, match=re.escape(fragment)) as info:
+        replay_record(write_lines(tmp_path, [HEADER, line]))
+    assert info.value.line == 2
+    assert len(str(info.value)) < 200
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        '{"record": "cantstop", "version": true, "rules": {}}',
+        '{"record": "cantstop", "version": 1.0, "rules": {}}',
+        '{"record": "cantstop", "version": 1, "rules": {}, "first_player": true}',
+        '{"record": "cantstop", "version": 1, "rules": {}, "first_player": '
+        + "[" * 900
+        + "]" * 900
+        + "}",
+        '{"record": "cantstop", "version": ' + "[" * 900 + "]" * 900 + ', "rules": {}}',
+        '{"record": "cantstop", "version": 1, "rules": {"players": true}}',
+        '{"record": "cantstop", "version": 1, "rules": {}, "' + "x" * 5000 + '": 1, "y": 2}',
+    ],
+)
+def test_header_numbers_are_integers(header: str, tmp_path: Path) -> None:
+    """True and 1.0 equal 1 in Python; a header's version and first player must be integers."""
+    with pytest.raises(RecordError) as info:
+        replay_record(write_lines(tmp_path, [header]))
+    assert info.value.line == 1
+    assert len(str(info.value)) < 200
+
+
+def test_a_byte_that_is_not_utf8_is_placed_exactly(tmp_path: Path) -> None:
+    """Read as bytes, a record names the line, the byte in it and the offset in the file."""
+    lines = lines_of(Rules(), OPENING)
+    data = "\n".join(lines).encode() + b"\n"
+    offset = data.index(b'"stop"') + 3  # inside the stop of line 4
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(data[:offset] + b"\xff" + data[offset:])
+    with pytest.raises(RecordError) as info:
+        replay_record(path)
+    column = offset - data.index(b"\n", data.index(b"\n", data.index(b"\n") + 1) + 1)
+    assert info.value.line == 4
+    assert f"byte 0xff at byte {column} of the line (offset {offset} in the file)" in str(
+        info.value
+    )
+
+
+def test_a_text_stream_says_where_decoding_failed_at_the_earliest(tmp_path: Path) -> None:
+    """A text stream decodes ahead; the error names the line it was reading, 'or after'."""
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(HEADER.encode() + b"\n\xff\n")
+    with path.open(encoding="utf-8") as file, pytest.raises(RecordError) as info:
+        list(read_record(file)[2])
+    assert info.value.line == 1
+    assert "at this line or after it" in info.value.reason
+
+
+def test_an_overlong_line_is_refused_before_it_is_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line over MAX_LINE_BYTES is an error at its line; the reader reads no more of it."""
+    monkeypatch.setattr(record, "MAX_LINE_BYTES", 100)
+    path = write_lines(tmp_path, [HEADER, '{"action": {"type": "stop"}}' + " " * 200])
+    with pytest.raises(RecordError, match="longer than 100 bytes") as info:
+        replay_record(path)
+    assert info.value.line == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, find, given, settings
@@ -28,6 +28,7 @@ from cantstop.strategies import (
     actions,
     heights,
     illegal_actions,
+    invalid_dice,
     legal_actions,
     moves,
     reachable_states,
@@ -72,6 +73,28 @@ def test_strategies_without_hypothesis_say_what_to_install() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "cantstop[test]" in out.stdout
+
+
+def test_strategy_examples_show_no_drawn_value() -> None:
+    """No example in cantstop.strategies prints what a search or a draw happens to return.
+
+    Such an output depends on the random draws, the shrinker and any example
+    saved in ``.hypothesis/``; the examples are property tests that hold for
+    every draw instead.
+    """
+    import doctest
+
+    import cantstop.strategies
+
+    examples = [
+        example
+        for test in doctest.DocTestFinder().find(cantstop.strategies)
+        for example in test.examples
+    ]
+    assert len(examples) > 20
+    for example in examples:
+        assert "find(" not in example.source, example.source
+        assert ".example(" not in example.source, example.source
 
 
 # -- rules and actions --------------------------------------------------------------------
@@ -181,6 +204,50 @@ def test_a_requested_phase_is_the_phase_drawn(phase: Phase, data: st.DataObject)
 def test_state_strategies_keep_given_rules(state: State) -> None:
     """With fixed rules, every drawn state is played under them."""
     assert state.rules == Rules(players=3, variant=Variant.A)
+
+
+SHRUNK: list[tuple[str, st.SearchStrategy[Any], Callable[[Any], bool], object]] = [
+    # heights(): a single column of height 1, so two columns are the two lowest, 1 high.
+    ("heights", heights(), lambda board: len(board) > 1, {2: 1, 3: 1}),
+    # rules(): one player, the standard board, 1 column to win, no variant.
+    ("rules", rules(), lambda r: True, Rules(players=1, columns_to_win=1)),
+    (
+        "rules-4-players-B",
+        rules(variants=[Variant.B]),
+        lambda r: r.players == 4,
+        Rules(players=4, columns_to_win=1, variant=Variant.B),
+    ),
+    (
+        "rules-three-columns",
+        rules(boards=heights(max_height=3)),
+        lambda r: len(r.heights) >= 3,
+        Rules(players=1, columns_to_win=1, heights={2: 1, 3: 1, 4: 1}),
+    ),
+    # rolls(): towards 1-1-1-1, the last die first to grow.
+    ("rolls", rolls(), lambda roll: sum(roll.dice) >= 6, Roll((1, 1, 1, 3))),
+    # moves(): towards the sum 2, so two sums are 2+2.
+    ("moves", moves(), lambda move: len(move.columns) == 2, Move((2, 2))),
+    ("actions", actions(), lambda action: True, Stop()),
+    ("invalid-dice", invalid_dice(), lambda dice: True, ()),
+    # valid_states(): one player, the standard board, 1 column to win; the OVER phase
+    # then needs one won column, the lowest: column 2, whose top is space 3.
+    ("valid-over", valid_states(phase=Phase.OVER), lambda s: True, parse_state("2:3 - 0x w1")),
+]
+
+
+@pytest.mark.parametrize(
+    ("strategy", "condition", "expected"),
+    [
+        pytest.param(strategy, condition, expected, id=name)
+        for name, strategy, condition, expected in SHRUNK
+    ],
+)
+def test_strategies_shrink_as_documented(
+    strategy: st.SearchStrategy[Any], condition: Callable[[Any], bool], expected: object
+) -> None:
+    """Each strategy shrinks to the simple value its docstring promises (derandomized search)."""
+    shrink = settings(search, phases=[Stage.generate, Stage.shrink])
+    assert find(strategy, condition, settings=shrink) == expected
 
 
 def test_strategies_shrink_to_simple_states() -> None:

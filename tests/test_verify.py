@@ -125,7 +125,70 @@ def test_missing_file_and_binary_file(tmp_path: Path, capsys: pytest.CaptureFixt
     binary.write_bytes(b"\xff\xfe\x00garbage\n")
     status, out = run_verify(binary, capsys)
     assert status == 1
-    assert "not UTF-8" in out[0]
+    assert out[0].startswith("binary.jsonl:1: not UTF-8 text: byte 0xff at byte 1 of the line ")
+
+
+def test_a_bad_byte_deep_in_the_record_names_its_line_and_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A byte that is not UTF-8 on line 40 is reported there, at its offset in the file."""
+    data = SAMPLE.read_bytes()
+    starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
+    offset = starts[39] + 5  # the sixth byte of line 40
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(data[:offset] + b"\xc3(" + data[offset + 2 :])
+    status, out = run_verify(path, capsys)
+    assert status == 1
+    assert out == [
+        f"game.jsonl:40: not UTF-8 text: byte 0xc3 at byte 6 of the line (offset {offset} "
+        "in the file): invalid continuation byte"
+    ]
+
+
+def test_the_legal_moves_are_listed_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An illegal move's report lists the legal moves on its 'legal:' line only."""
+    original = json.loads(SAMPLE.read_text(encoding="utf-8").splitlines()[2])
+    original["action"]["columns"] = [4]  # after 1-3-5-5, 4 alone drops the 10 (R6.1)
+    del original["state"]
+    status, out = run_verify(tampered(tmp_path, {3: json.dumps(original)}), capsys)
+    assert status == 1
+    assert out[0] == (
+        "game.jsonl:3: illegal action 4: 4 drops 10, which can be played together with 4 "
+        "(rule R6.1)"
+    )
+    assert out[2] == "  legal: 4+10 6+8"
+    assert sum(line.count("4+10") for line in out) == 1
+
+
+def test_one_action_is_one_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record of one action says '1 action', not '1 actions'."""
+    path = tampered(tmp_path, {})
+    path.write_text("\n".join(SAMPLE.read_text(encoding="utf-8").splitlines()[:2]) + "\n")
+    status, out = run_verify(path, capsys)
+    assert status == 0
+    assert out[0].startswith("game.jsonl: valid: 1 action; ")
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ('{"record":"cantstop","version":true,"rules":{}}', "record version True"),
+        ('{"action":' + "[" * 3000 + "]" * 3000 + "}", "nested too deeply"),
+        ('{"action":{"type":"stop"},"x":' + "7" * 5000 + "}", "more than 4,300 digits"),
+        ('{"action":{"type":"roll","dice":[NaN,1,1,1]}}', "NaN is not a JSON number"),
+    ],
+)
+def test_hostile_lines_are_reported_at_their_line(
+    line: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A boolean version, deep nesting, a huge number or NaN: exit 1 and the line named."""
+    number = 1 if line.startswith('{"record"') else 2
+    status, out = run_verify(tampered(tmp_path, {number: line}), capsys)
+    assert status == 1
+    assert out[0].startswith(f"game.jsonl:{number}: ")
+    assert fragment in out[0]
 
 
 def _long_record(path: Path, turns: int) -> None:

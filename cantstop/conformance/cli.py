@@ -183,6 +183,8 @@ def _run_conform(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
+    if run.exit_status() == 1:
+        run.diagnose(cases, timeout=timeout)  # asks the failing cases again
     if run.hello is not None:
         print(f"Port: {run.hello.get('name', '(unnamed)')}")
     if args.report:
@@ -223,6 +225,10 @@ def _stale_glob(glob: str, everything: list[dict[str, Any]], run: harness.Run) -
 def _serve(args: argparse.Namespace) -> int:
     from cantstop.conformance.serve import serve
 
+    if args.mutant is not None:
+        from cantstop.conformance.mutants import MutantPort
+
+        return serve(answer=MutantPort(args.mutant).handle)
     return serve()
 
 
@@ -240,6 +246,12 @@ def _verify(args: argparse.Namespace) -> int:
         return verify_record(path)
     print(f"cantstop verify: error: {problem}", file=sys.stderr)
     return 2
+
+
+def _mutant_names() -> list[str]:
+    from cantstop.conformance.mutants import MUTANTS
+
+    return list(MUTANTS)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -319,6 +331,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     conform.set_defaults(run=_conform)
     serve = sub.add_parser(
         "serve", help="answer the conformance protocol on stdin/stdout (the reference port)"
+    )
+    serve.add_argument(
+        "--mutant",
+        metavar="NAME",
+        choices=_mutant_names(),
+        help="answer with one seeded rule bug (cantstop.conformance.mutants), for studying "
+        "the suite's diagnosis; NAME is one of: " + ", ".join(_mutant_names()),
     )
     serve.set_defaults(run=_serve)
     verify = sub.add_parser("verify", help="check a game record (JSON lines)")

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.conformance.tags import action_rules, roll_rules, rule_key, state_rules
 from cantstop.dice import ORDERED_ROLLS, pairings, roll_outcomes
 from cantstop.errors import IllegalAction, NotationError, RuleError
-from cantstop.game import DROP_RULES, Event, Phase, Play, State, new_game, perft
+from cantstop.game import Event, Phase, State, new_game, perft
 from cantstop.jsonform import (
     action_from_json,
     action_to_json,
@@ -90,17 +91,13 @@ def needs(rules: Rules) -> list[str]:
 def _case(
     case_id: str, rules: Sequence[str], kind: str, source: State | None, **fields: Any
 ) -> Case:
-    case: Case = {"id": case_id, "rules": sorted(set(rules), key=_rule_key), "kind": kind}
+    case: Case = {"id": case_id, "rules": sorted(set(rules), key=rule_key), "kind": kind}
     if source is not None:
         wanted = needs(source.rules)
         if wanted:
             case["needs"] = wanted
     case.update(fields)
     return case
-
-
-def _rule_key(rule: str) -> tuple[str, tuple[int, ...]]:
-    return rule[0], tuple(int(p) for p in rule[1:].split("."))
 
 
 def _random_roll(rng: random.Random) -> Roll:
@@ -140,25 +137,9 @@ def state_pool(games_per_config: int = 6) -> list[State]:
     return list(seen)
 
 
-def moves_rules(state: State, dice: tuple[int, int, int, int]) -> list[str]:
-    """Return the rules that decide the legal moves of ``dice`` in ``state``."""
-    rules = ["R4.2", "R6.6"]
-    sums = {s for pair in pairings(dice) for s in pair}
-    if any(a == b for a, b in pairings(dice)):
-        rules.append("R7.1")
-    plays = {s: state.play_of(s) for s in sums}
-    for play in plays.values():
-        if not play.plays:
-            rules.append(DROP_RULES[play])
-    if any(p is Play.ADVANCE for p in plays.values()):
-        rules.append("R5.1")
-    if any(p is Play.PLACE for p in plays.values()):
-        rules.append("R5.2")
-    if len(state.markers) == 2 and sum(p is Play.PLACE for p in plays.values()) >= 2:
-        rules.append("R6.3")
-    if state.rules.variant is Variant.A:
-        rules.append("R14.1")
-    return list(dict.fromkeys(rules))
+def _reading_rules(state: State) -> list[str]:
+    """Return the rules needed to read ``state``: a piece on a top space needs the height."""
+    return [r for r in state_rules(state) if r in ("R1.1", "R15.3")]
 
 
 def _sorted_rolls() -> list[str]:
@@ -243,7 +224,7 @@ def moves_cases(pool: list[State], count: int) -> list[Case]:
         cases.append(
             _case(
                 f"moves-{len(cases) + 1:05d}",
-                moves_rules(state, state.dice),
+                roll_rules(state, state.dice) + _reading_rules(state),
                 "moves",
                 state,
                 state=format_state(state),
@@ -251,27 +232,6 @@ def moves_cases(pool: list[State], count: int) -> list[Case]:
             )
         )
     return cases
-
-
-def _action_rules(state: State, action: Action, event: Event) -> list[str]:
-    if isinstance(action, Roll):
-        # Whether a roll busts is the question (R10.1); the phase rules only
-        # matter for rolls that are refused.
-        return ["R10.1", "R10.2"] if event is Event.BUSTED else ["R10.1", "R3.3"]
-    if isinstance(action, Move):
-        assert state.dice is not None
-        rules = moves_rules(state, state.dice)
-        if len(action.columns) == 2 and action.columns[0] == action.columns[1]:
-            rules.append("R7.2" if action.columns[0] not in state.markers else "R7.1")
-        return rules
-    rules = ["R11.2", "R11.4"]
-    if event is Event.WON:
-        rules += ["R12.1", "R11.3"]
-    elif any(state.markers.get(c) == h for c, h in state.rules.heights.items()):
-        rules += ["R11.3", "R9.1", "R9.3"]
-    if state.rules.variant is Variant.B:
-        rules.append("R14.2")
-    return rules
 
 
 def apply_cases(pool: list[State], count: int) -> list[Case]:
@@ -299,7 +259,7 @@ def apply_cases(pool: list[State], count: int) -> list[Case]:
         cases.append(
             _case(
                 f"apply-{len(cases) + 1:05d}",
-                _action_rules(state, action, step.event),
+                action_rules(state, action) + _reading_rules(state),
                 "apply",
                 state,
                 state=format_state(state),
@@ -399,7 +359,7 @@ def perft_cases(pool: list[State], count: int) -> list[Case]:
         cases.append(
             _case(
                 f"perft-{index:05d}",
-                ["R4.2", "R6.6", "R10.1"],
+                _table_rules(state),
                 "perft",
                 state,
                 state=format_state(state),
@@ -407,6 +367,14 @@ def perft_cases(pool: list[State], count: int) -> list[Case]:
             )
         )
     return cases
+
+
+def _table_rules(state: State) -> list[str]:
+    """Return the rules that decide the legal moves of some roll of ``state``."""
+    rules = _reading_rules(state)
+    for key in _sorted_rolls():
+        rules += roll_rules(state, tuple(int(d) for d in key))  # type: ignore[arg-type]
+    return rules
 
 
 def rolls_cases(pool: list[State], count: int) -> list[Case]:
@@ -431,7 +399,7 @@ def rolls_cases(pool: list[State], count: int) -> list[Case]:
         cases.append(
             _case(
                 f"rolls-{index:05d}",
-                ["R4.2", "R6.6", "R10.1"],
+                _table_rules(state),
                 "rolls",
                 state,
                 state=format_state(state),
@@ -439,6 +407,23 @@ def rolls_cases(pool: list[State], count: int) -> list[Case]:
             )
         )
     return cases
+
+
+def _setup_rules(opening: State) -> list[str]:
+    """Return the rules that decide the opening state ``opening`` of a game."""
+    rules = ["R2.1", "N3.1"]
+    if opening.player != 0:
+        rules.append("R2.2")
+    default = Rules()
+    if opening.rules.players != default.players:
+        rules.append("R15.1")
+    if opening.rules.columns_to_win != default.columns_to_win:
+        rules.append("R15.2")
+    if opening.rules.heights != default.heights:
+        rules.append("R15.3")
+    if len(format_state(opening).split(" ")) > 3:
+        rules.append("N1.5")
+    return rules
 
 
 def game_cases(per_config: int) -> list[Case]:
@@ -452,7 +437,8 @@ def game_cases(per_config: int) -> list[Case]:
             cases.append(
                 _case(
                     f"game-{name}-{index + 1:02d}",
-                    ["R2.2", "R3.1", "R12.1"],
+                    _setup_rules(first)
+                    + [r for before, action, _, _ in steps for r in action_rules(before, action)],
                     "game",
                     first,
                     new={"rules": rules_to_json(rules), "first_player": first.player},
@@ -485,10 +471,15 @@ def notation_cases(pool: list[State], count: int) -> list[Case]:
     states = rng.sample(sorted(set(pool), key=format_state), count)
     for state in states:
         text = format_state(state)
+        # Reading and writing the text and the JSON form: the grammar, the
+        # options when there are any, and what the squares decide (won columns).
+        rules = ["N1.1", "N1.2", "N1.3", "N1.4", "N3.1", *state_rules(state, 1)]
+        if len(text.split(" ")) > 3:
+            rules.append("N1.5")
         cases.append(
             _case(
                 f"notation-{len(cases) + 1:05d}",
-                ["N1.1", "N3.1"],
+                rules,
                 "state",
                 state,
                 text=text,
@@ -505,7 +496,7 @@ def notation_cases(pool: list[State], count: int) -> list[Case]:
         cases.append(
             _case(
                 f"notation-{len(cases) + 1:05d}",
-                ["N3.1"],
+                rules,
                 "state",
                 state,
                 json=as_json,
@@ -517,11 +508,17 @@ def notation_cases(pool: list[State], count: int) -> list[Case]:
     for action in dict.fromkeys(actions):
         text = format_action(action)
         expect = {"action": text, "json": action_to_json(action)}
+        # Both forms are read and both are written back.
+        rules = ["N2.1", "N3.2"]
+        if isinstance(action, Roll):
+            rules.append("N2.2")
+        elif isinstance(action, Move):
+            rules.append("N2.3")
         for key, value in (("text", text), ("json", action_to_json(action))):
             cases.append(
                 _case(
                     f"notation-{len(cases) + 1:05d}",
-                    ["N2.1"] if key == "text" else ["N3.2"],
+                    rules,
                     "action",
                     None,
                     **{key: value},
@@ -758,7 +755,7 @@ def invalid_cases(pool: list[State], count: int) -> list[Case]:
             state = new_game(rules, first)
             add(
                 "new",
-                ["R2.1", "R2.2", "R15.1"],
+                _setup_rules(state),
                 state,
                 {"state": format_state(state)},
                 new=_setup(rules_to_json(rules), first),

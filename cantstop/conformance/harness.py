@@ -16,7 +16,9 @@ request it answers, not on the case that happens to read it.
 
 Count mismatches are diagnosed like perft "divide": the harness asks the port
 for the legal moves of every roll and names the rolls (and moves) that differ,
-together with the rules that decide them.
+together with the rules that decide them.  After a run,
+:meth:`Run.diagnose` asks the failing cases again and ranks the rules they
+point at (:mod:`cantstop.conformance.diagnose`).
 """
 
 from __future__ import annotations
@@ -27,16 +29,23 @@ import queue
 import subprocess
 import threading
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from cantstop.conformance._lines import LineError, decode, lines
-from cantstop.conformance.generate import moves_rules
+from cantstop.conformance.diagnose import (
+    Diagnosis,
+    Suspect,
+    diagnose,
+    divide_lines,
+    rank,
+    reference_table,
+)
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
-from cantstop.notation import format_action, parse_state
+from cantstop.notation import parse_state
 
 __all__ = [
     "MAX_PORT_FAILURES",
@@ -58,6 +67,9 @@ Message = dict[str, Any]
 #: How many cases in a row may end in a port failure (each followed by a restart)
 #: before the run stops: five hangs at the default timeout take under a minute.
 MAX_PORT_FAILURES = 5
+
+#: How many port failures the diagnosis puts up with while it asks the failing cases again.
+DIAGNOSIS_PORT_FAILURES = 3
 
 #: Lines the harness holds that the port printed but nothing has read yet.
 _BACKLOG = 1000
@@ -521,41 +533,6 @@ def _moves_diff(got: object, want: list[str]) -> str:
     return ", ".join(parts)
 
 
-def _reference_table(state_text: str) -> list[list[str]]:
-    """Return the legal moves of every ordered roll, from the reference engine."""
-    state = parse_state(state_text)
-    cache: dict[tuple[int, ...], list[str]] = {}
-    table = []
-    for roll in ORDERED_ROLLS:
-        key = sorted_dice(roll.dice)
-        if key not in cache:
-            after = state.apply(roll)
-            cache[key] = [format_action(m) for m in after.legal_moves()]
-        table.append(cache[key])
-    return table
-
-
-def _divide(state_text: str, got: object, want: list[list[str]]) -> list[str]:
-    """Name the ordered rolls whose moves differ, like perft "divide"."""
-    if not isinstance(got, list) or len(got) != len(ORDERED_ROLLS):
-        return [f"rolls: the port did not send {len(ORDERED_ROLLS)} lists of moves"]
-    state = parse_state(state_text)
-    lines: list[str] = []
-    bad = 0
-    for roll, theirs, ours in zip(ORDERED_ROLLS, got, want, strict=True):
-        if theirs != ours:
-            bad += 1
-            if len(lines) < 8:
-                rules = " ".join(moves_rules(state, sorted_dice(roll.dice)))
-                lines.append(
-                    f"roll {format_action(roll)}: {_moves_diff(theirs, ours)} "
-                    f"(expected {' '.join(ours) or 'bust'}; rules {rules})"
-                )
-    if bad > len(lines):
-        lines.append(f"... {bad - len(lines)} more rolls differ ({bad} of 1296)")
-    return lines
-
-
 def _run_moves(port: Port, case: Case) -> None:
     got = _ok(port, {"op": "moves", "state": case["state"]}).get("moves")
     want = case["expect"]["moves"]
@@ -583,7 +560,8 @@ def _run_perft(port: Port, case: Case) -> None:
         lines: list[str] = []
         try:
             table = _ok(port, {"op": "rolls", "state": case["state"]}).get("moves")
-            lines = _divide(case["state"], table, _reference_table(case["state"]))
+            reference = reference_table(parse_state(case["state"]))
+            lines = divide_lines(case["state"], table, reference)
         except Mismatch as exc:
             lines = [f"divide: {exc.message}"]
         raise Mismatch(
@@ -599,7 +577,8 @@ def _run_rolls(port: Port, case: Case) -> None:
     want = [table["".join(map(str, sorted_dice(r.dice)))] for r in ORDERED_ROLLS]
     if got != want:
         raise Mismatch(
-            f"legal moves per roll of {case['state']} differ", _divide(case["state"], got, want)
+            f"legal moves per roll of {case['state']} differ",
+            divide_lines(case["state"], got, want),
         )
 
 
@@ -761,6 +740,8 @@ class Run:
     starts: int = 0
     stopped: str | None = None
     selected: int = 0
+    #: The diagnosis, once :meth:`diagnose` has asked the failing cases again.
+    diagnosis: Diagnosis | None = None
 
     def count(self, status: str) -> int:
         """Return how many cases have ``status``."""
@@ -791,25 +772,49 @@ class Run:
             return 2
         return 0 if self.ok else 1
 
-    def suspects(self) -> list[tuple[str, int, int]]:
-        """Rules named by failing cases: (rule, failed, total), most suspicious first.
+    def diagnose(self, cases: Iterable[Case], timeout: float = 10.0) -> Diagnosis:
+        """Ask the failing cases again, rank the suspect rules, keep and return the diagnosis.
 
-        The score is ``failed * failed / cases``: it grows with the number of
-        failures and with their share, so a rule that every case names (such
-        as R6.6) does not hide a specific one, and a rule named by two cases
-        does not outrank one with a hundred failures.
+        The port is started once more for this; if it breaks, the cases not yet
+        asked count by their rule tags alone.
         """
-        failed: Counter[str] = Counter()
-        total: Counter[str] = Counter()
-        for result in self.results:
-            if result.status == "skipped":
-                continue
-            for rule in result.rules:
-                total[rule] += 1
-                if result.status == "failed":
-                    failed[rule] += 1
-        ranked = sorted(failed, key=lambda r: (-failed[r] * failed[r] / total[r], r))
-        return [(rule, failed[rule], total[rule]) for rule in ranked]
+        failed = [r for r in self.results if r.status == "failed"]
+        port = Port(self.command, timeout)
+        broken = 0
+
+        def ask(message: Message) -> Message | None:
+            nonlocal broken
+            if broken >= DIAGNOSIS_PORT_FAILURES:
+                return None
+            try:
+                if not port.running:
+                    port.begin_case()
+                    port.start()
+                port.begin_case()
+                return port.request(message)
+            except PortFailure:
+                broken += 1
+                port.stop()
+                return None
+
+        try:
+            self.diagnosis = diagnose(self.results, cases, ask if failed else None)
+        finally:
+            port.stop()
+        return self.diagnosis
+
+    def suspects(self) -> list[tuple[str, int, int]]:
+        """Rules named by failing cases: (rule, failed, cases naming it), most suspicious first.
+
+        The order is the diagnosis's (:mod:`cantstop.conformance.diagnose`);
+        before :meth:`diagnose` has run, it weighs the rule tags of the cases alone.
+        """
+        return [(s.rule, s.failed, s.cases) for s in self._suspects()]
+
+    def _suspects(self) -> list[Suspect]:
+        if self.diagnosis is not None:
+            return self.diagnosis.suspects
+        return rank(self.results)
 
     def report(self) -> dict[str, Any]:
         """Return the JSON report of the run."""
@@ -824,7 +829,7 @@ class Run:
             "summary": {
                 status: self.count(status) for status in ("passed", "failed", "known", "skipped")
             },
-            "suspect_rules": [{"rule": r, "failed": f, "cases": t} for r, f, t in self.suspects()],
+            "suspect_rules": Diagnosis(self._suspects()).to_json(),
             "cases": [r.to_json() for r in self.results],
         }
 
@@ -843,11 +848,8 @@ class Run:
                     yield f"    {line}"
         if shown > limit:
             yield f"... and {_plural(shown - limit, 'more failure')} (see --report)"
-        suspects = self.suspects() if self.stopped is None else []  # port faults, not rules
-        if suspects:
-            yield "Rules named by failing cases (failed/cases):"
-            for rule, failed, total in suspects[:12]:
-                yield f"  {rule}: {failed}/{total}"
+        if self.stopped is None:  # a stopped run shows port faults, not rules
+            yield from (self.diagnosis or Diagnosis(self._suspects())).lines()
         if self.starts > 1:
             yield f"The port was started {self.starts} times."
         if self.count("skipped"):

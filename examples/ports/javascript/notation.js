@@ -49,8 +49,9 @@ class Reader {
     return Number(digits);
   }
 
-  // "-" or "col:value,col:value" with columns 2..12 strictly increasing.
-  cells(rule, what) {
+  // "-" or "col:value,col:value" with columns 2..12 strictly increasing; spots, if
+  // given, receives for each column the index of the column and of its value.
+  cells(rule, what, spots) {
     if (this.peek() === '-') { this.pos += 1; return {}; }
     const out = {};
     let last = 0;
@@ -61,6 +62,7 @@ class Reader {
       if (column <= last) throw this.fail('columns must increase', rule, start);
       last = column;
       this.expect(':', rule, "':'");
+      if (spots) spots[column] = { column: start, value: this.pos };
       out[column] = this.number(rule, what);
       if (this.peek() !== ',') return out;
       this.pos += 1;
@@ -72,15 +74,18 @@ function parseState(text) {
   if (typeof text !== 'string') throw new RuleError('state notation must be a string', 'N1.1', 0);
   const r = new Reader(text);
   const squares = [];
+  const squareSpots = [];
   for (;;) {
-    squares.push(r.cells('N1.2', "a square's space"));
+    squareSpots.push({});
+    squares.push(r.cells('N1.2', "a square's space", squareSpots[squareSpots.length - 1]));
     if (r.peek() !== '/') break;
     r.pos += 1;
   }
   if (squares.length > 4) throw r.fail('at most four players', 'R15.1', 0);
   r.expect(' ', 'N1.1', 'a space before the markers');
   const markersAt = r.pos;
-  const markers = r.cells('N1.3', "a marker's space");
+  const markerSpots = {};
+  const markers = r.cells('N1.3', "a marker's space", markerSpots);
   r.expect(' ', 'N1.1', 'a space before the turn');
   const turnAt = r.pos;
   const player = r.number('N1.4', 'the player');
@@ -103,7 +108,8 @@ function parseState(text) {
   let heights = R.STANDARD;
   let toWin = 3;
   let variant = null;
-  const optionsAt = r.pos;
+  const optionAt = {};
+  const heightSpots = {};
   let order = 0;
   const RANK = { h: 1, w: 2, A: 3, B: 3 };
   while (r.peek() === ' ') {
@@ -114,9 +120,10 @@ function parseState(text) {
     if (rank === undefined) throw r.fail('expected an option h, w, A or B', 'N1.5');
     if (rank <= order) throw r.fail('options appear once each, in the order h, w, A/B', 'N1.5');
     order = rank;
+    optionAt[tag] = start;
     r.pos += 1;
     if (tag === 'h') {
-      heights = r.cells('N1.5', "a column's height");
+      heights = r.cells('N1.5', "a column's height", heightSpots);
       if (sameMap(heights, R.STANDARD)) throw r.fail('the standard board is written without h', 'N1.5', start);
     } else if (tag === 'w') {
       toWin = r.number('N1.5', 'the number of columns to win');
@@ -130,14 +137,25 @@ function parseState(text) {
   try {
     rules = R.makeRules(squares.length, toWin, heights, variant);
   } catch (e) {
-    if (e instanceof RuleError) e.at = e.rule === 'R15.1' ? 0 : optionsAt + 1;
+    // Where a configuration error points (N1.6).
+    if (e instanceof RuleError) {
+      const first = Math.min(...Object.values(optionAt));
+      if (e.rule === 'R15.1') e.at = 0;
+      else if (e.cell) e.at = heightSpots[e.cell.column].value;
+      else if (e.rule === 'R15.2' && optionAt.w !== undefined) e.at = optionAt.w;
+      else e.at = first;
+    }
     throw e;
   }
   try {
     return R.checkState({ rules, player, phase, dice, markers, squares });
   } catch (e) {
     if (e instanceof RuleError) {
-      if (['R16.1', 'R16.3', 'R9.2', 'R14.1'].includes(e.rule)) e.at = markersAt;
+      // Where an invariant error points (N1.6): the cell that breaks it, or the field.
+      if (e.cell) {
+        const spots = e.cell.player === -1 ? markerSpots : squareSpots[e.cell.player];
+        e.at = spots[e.cell.column][e.cell.part];
+      } else if (e.rule === 'R16.1') e.at = markersAt;
       else if (['R16.5', 'R10.1', 'R12.1'].includes(e.rule)) e.at = turnAt;
       else e.at = 0;
     }

@@ -9,11 +9,14 @@ const MAX_MARKERS = 3; // R1.4
 const MAX_HEIGHT = 999; // R15.3
 
 class RuleError extends Error {
-  // rule: the spec rule id; at: for notation, the index of the offending character.
-  constructor(message, rule, at) {
+  // rule: the spec rule id; at: for notation, the index of the offending character;
+  // cell: for an invariant, the cell that breaks it, so that notation can point at it
+  // (N1.6): { player (-1 for a marker, 'h' for a height), column, part: 'column' | 'value' }.
+  constructor(message, rule, at, cell) {
     super(message);
     this.rule = rule;
     this.at = at;
+    this.cell = cell;
   }
 }
 
@@ -36,7 +39,8 @@ function makeRules(players, columnsToWin, heights, variant) {
     if (!COLUMNS.includes(c)) throw new RuleError(`column ${c} is not a sum of two dice`, 'R15.3');
     const h = heights[c];
     if (!isInt(h) || h < 1 || h > MAX_HEIGHT) {
-      throw new RuleError(`column ${c} must have 1 to ${MAX_HEIGHT} spaces, not ${h}`, 'R15.3');
+      throw new RuleError(`column ${c} must have 1 to ${MAX_HEIGHT} spaces, not ${h}`, 'R15.3', undefined,
+        { player: 'h', column: c, part: 'value' });
     }
   }
   if (!isInt(columnsToWin) || columnsToWin < 1 || columnsToWin > columns.length) {
@@ -76,13 +80,17 @@ function winnerOf(rules, won) {
   return p < 0 ? null : p;
 }
 
-function checkPositions(rules, values, what) {
+function checkPositions(rules, values, what, player) {
   for (const c of cols(values)) {
     const h = rules.heights[c];
-    if (h === undefined) throw new RuleError(`a ${what} is in column ${c}, which the board lacks`, 'R16.2');
+    if (h === undefined) {
+      throw new RuleError(`a ${what} is in column ${c}, which the board lacks`, 'R16.2', undefined,
+        { player, column: c, part: 'column' });
+    }
     const v = values[c];
     if (!isInt(v) || v < 1 || v > h) {
-      throw new RuleError(`a ${what} in column ${c} is on space ${v}; the column has 1 to ${h}`, 'R16.2');
+      throw new RuleError(`a ${what} in column ${c} is on space ${v}; the column has 1 to ${h}`, 'R16.2',
+        undefined, { player, column: c, part: 'value' });
     }
   }
 }
@@ -94,18 +102,22 @@ function checkState(s) {
   if (!isInt(s.player) || s.player < 0 || s.player >= n) {
     throw new RuleError(`player must be from 0 to ${n - 1}`, 'R16.5');
   }
-  s.squares.forEach((sq, p) => checkPositions(rules, sq, `player ${p}'s square`));
-  checkPositions(rules, s.markers, 'marker');
+  s.squares.forEach((sq, p) => checkPositions(rules, sq, `player ${p}'s square`, p));
+  checkPositions(rules, s.markers, 'marker', -1);
   const won = {};
   for (const c of cols(rules.heights)) {
     const owners = [];
     for (let p = 0; p < n; p++) if (s.squares[p][c] === rules.heights[c]) owners.push(p);
-    if (owners.length > 1) throw new RuleError(`column ${c} has two owners`, 'R9.1');
+    if (owners.length > 1) {
+      throw new RuleError(`column ${c} has two owners`, 'R9.1', undefined,
+        { player: owners[1], column: c, part: 'column' });
+    }
     if (owners.length === 1) {
       won[c] = owners[0];
       for (let p = 0; p < n; p++) {
         if (p !== owners[0] && s.squares[p][c] !== undefined) {
-          throw new RuleError(`player ${p} has a square in column ${c}, won by player ${owners[0]}`, 'R9.3');
+          throw new RuleError(`player ${p} has a square in column ${c}, won by player ${owners[0]}`, 'R9.3',
+            undefined, { player: p, column: c, part: 'column' });
         }
       }
     }
@@ -118,13 +130,16 @@ function checkState(s) {
   const markerCols = cols(s.markers);
   if (markerCols.length > MAX_MARKERS) throw new RuleError('more than three markers', 'R16.1');
   for (const c of markerCols) {
-    if (won[c] !== undefined) throw new RuleError(`a marker is in won column ${c}`, 'R9.2');
+    const cell = { player: -1, column: c, part: 'column' };
+    if (won[c] !== undefined) throw new RuleError(`a marker is in won column ${c}`, 'R9.2', undefined, cell);
     const own = s.squares[s.player][c] || 0;
-    if (s.markers[c] <= own) throw new RuleError(`the marker in column ${c} is not above the square`, 'R16.3');
+    if (s.markers[c] <= own) {
+      throw new RuleError(`the marker in column ${c} is not above the square`, 'R16.3', undefined, cell);
+    }
     if (rules.variant === 'A') {
       for (let p = 0; p < n; p++) {
         if (p !== s.player && s.squares[p][c] === s.markers[c]) {
-          throw new RuleError(`under Variant A the marker in column ${c} shares a space`, 'R14.1');
+          throw new RuleError(`under Variant A the marker in column ${c} shares a space`, 'R14.1', undefined, cell);
         }
       }
     }

@@ -1,0 +1,269 @@
+"""The seeded-bug study: how well the conformance suite names the rule a port gets wrong.
+
+For every seeded bug of :mod:`cantstop.conformance.mutants`, the study runs the
+conformance suite against ``cantstop serve --mutant NAME`` and records three
+things: whether the suite caught the bug (some case failed), how many cases
+failed, and the rank of the rule at fault in the diagnosis's list of suspect
+rules (1 = named first).  The targets: every bug caught, the rule at fault
+first for at least 90 % of the bugs, and among the first three for all.
+
+``python -m cantstop.conformance.study --json spec/conformance/study.json``
+runs the study on every vector and writes the results file that the port
+guide of the documentation site shows; ``--subset fast`` runs it on the
+subset that the tests run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cantstop.conformance import generate, harness
+from cantstop.conformance.mutants import MUTANTS
+
+__all__ = [
+    "FAST_GAMES",
+    "FAST_TABLES",
+    "FIRST_SHARE",
+    "TOP",
+    "Outcome",
+    "fast_subset",
+    "main",
+    "misses",
+    "port_command",
+    "results_path",
+    "run_mutant",
+    "run_study",
+]
+
+Case = dict[str, Any]
+
+#: The share of seeded bugs whose rule at fault the diagnosis must name first.
+FIRST_SHARE = 0.9
+#: The rank within which the diagnosis must name the rule at fault of every bug.
+TOP = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the suite made of one seeded bug."""
+
+    #: The mutant's name (:data:`~cantstop.conformance.mutants.MUTANTS`).
+    mutant: str
+    #: The rule at fault.
+    rule: str
+    #: How many cases ran, and how many of them failed.
+    cases: int
+    failed: int
+    #: The rank of the rule at fault among the suspects, from 1; ``None`` if not named.
+    rank: int | None
+    #: The first suspects of the diagnosis, most suspicious first.
+    suspects: tuple[str, ...]
+
+    @property
+    def caught(self) -> bool:
+        """Whether some case failed."""
+        return self.failed > 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the outcome as a JSON object of the results file."""
+        return {
+            "mutant": self.mutant,
+            "rule": self.rule,
+            "summary": MUTANTS[self.mutant].summary,
+            "caught": self.caught,
+            "failed": self.failed,
+            "cases": self.cases,
+            "rank": self.rank,
+            "suspects": list(self.suspects),
+        }
+
+
+def results_path() -> Path:
+    """Return the committed results file of the study (``spec/conformance/study.json``)."""
+    return generate.vectors_dir().parent / "study.json"
+
+
+def port_command(mutant: str) -> list[str]:
+    """Return the command that runs the reference port with the seeded bug ``mutant``."""
+    return [sys.executable, "-m", "cantstop", "serve", "--mutant", mutant]
+
+
+#: The configurations whose first whole game the fast subset keeps: two to four
+#: players, both variants, a longer game.
+FAST_GAMES = ("2p", "3p-w4", "4p-A", "3p-B")
+#: How many roll tables (perft and rolls cases) the fast subset keeps.
+FAST_TABLES = 12
+
+
+def fast_subset(cases: Sequence[Case]) -> list[Case]:
+    """Return the cases the fast study runs: one of each shape, and every spec example.
+
+    A case's shape is its file, its rule tags and the fields it sends and
+    expects (text or JSON, which JSON fields, an error or a result), so the
+    subset still asks every question the suite asks, about every combination
+    of rules it names.  Whole games and roll tables, which cost hundreds of
+    requests or a whole-roll count each, are fewer: the first game of each
+    configuration in :data:`FAST_GAMES`, and :data:`FAST_TABLES` tables.
+    """
+    kept: list[Case] = []
+    shapes: set[tuple[Any, ...]] = set()
+    games: set[str] = set()
+    tables = 0
+    for case in cases:
+        kind = case["kind"]
+        if kind == "example":
+            kept.append(case)
+            continue
+        if kind == "game":
+            config = case["id"].split("-", 1)[1].rsplit("-", 1)[0]
+            if config in FAST_GAMES and config not in games:
+                games.add(config)
+                kept.append(case)
+            continue
+        shape = _shape(case)
+        if shape in shapes:
+            continue
+        if kind in ("perft", "rolls"):
+            if tables >= FAST_TABLES:
+                continue
+            tables += 1
+        shapes.add(shape)
+        kept.append(case)
+    return kept
+
+
+def _shape(case: Case) -> tuple[Any, ...]:
+    sent = sorted(k for k in case if k not in ("id", "rules", "kind", "expect", "note", "_file"))
+    data = case.get("json")
+    fields = tuple(sorted(data)) if isinstance(data, dict) else None
+    return (
+        case["id"].split("-", 1)[0],
+        tuple(case["rules"]),
+        tuple(sent),
+        fields,
+        tuple(case["expect"]),
+    )
+
+
+def run_mutant(mutant: str, cases: list[Case], *, timeout: float = 10.0) -> Outcome:
+    """Run ``cases`` against the port with the seeded bug ``mutant``; return the outcome."""
+    run = harness.run_suite(port_command(mutant), cases, timeout=timeout)
+    run.diagnose(cases, timeout=timeout)
+    ranked = [rule for rule, _, _ in run.suspects()]
+    rule = MUTANTS[mutant].rule
+    rank = ranked.index(rule) + 1 if rule in ranked else None
+    return Outcome(mutant, rule, len(run.results), run.count("failed"), rank, tuple(ranked[:TOP]))
+
+
+def run_study(
+    cases: list[Case],
+    mutants: Iterable[str] = MUTANTS,
+    *,
+    jobs: int = 2,
+    timeout: float = 10.0,
+    progress: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Run the study for ``mutants`` (all by default) on ``cases``, ``jobs`` ports at a time."""
+    names = list(mutants)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [pool.submit(run_mutant, name, cases, timeout=timeout) for name in names]
+        outcomes = []
+        for future in futures:
+            outcome = future.result()
+            if progress is not None:
+                progress(outcome)
+            outcomes.append(outcome)
+    return outcomes
+
+
+def misses(outcomes: Sequence[Outcome]) -> list[str]:
+    """Return how the outcomes fall short of the targets, one line each; empty when met."""
+    lines = [f"{o.mutant}: not caught" for o in outcomes if not o.caught]
+    lines += [
+        f"{o.mutant}: {o.rule} is not among the first {TOP} suspects ({' '.join(o.suspects)})"
+        for o in outcomes
+        if o.caught and (o.rank is None or o.rank > TOP)
+    ]
+    first = sum(o.rank == 1 for o in outcomes)
+    if outcomes and first < FIRST_SHARE * len(outcomes):
+        lines.append(
+            f"the rule at fault is first for {first} of {len(outcomes)} bugs, "
+            f"fewer than {FIRST_SHARE:.0%}"
+        )
+    return lines
+
+
+def table_lines(outcomes: Sequence[Outcome]) -> list[str]:
+    """Return the outcomes as a text table, with a last line counting the ranks."""
+    lines = [f"{'mutant':<26} {'rule':<6} {'failed':>13}  rank  suspects"]
+    for o in outcomes:
+        rank = "-" if o.rank is None else str(o.rank)
+        failed = f"{o.failed}/{o.cases}"
+        lines.append(f"{o.mutant:<26} {o.rule:<6} {failed:>13}  {rank:>4}  {' '.join(o.suspects)}")
+    first = sum(o.rank == 1 for o in outcomes)
+    top = sum(o.rank is not None and o.rank <= TOP for o in outcomes)
+    caught = sum(o.caught for o in outcomes)
+    lines.append(
+        f"{len(outcomes)} bugs: {caught} caught, rule at fault first for {first}, "
+        f"in the first {TOP} for {top}"
+    )
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the study, print its table and optionally write the results file.
+
+    Exit status 0 when the targets are met, 1 when not.
+    """
+    parser = argparse.ArgumentParser(
+        prog="python -m cantstop.conformance.study",
+        description="Run the conformance suite against every seeded bug and rank the rule "
+        "at fault.",
+    )
+    parser.add_argument("--subset", choices=("all", "fast"), default="all")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
+    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
+    parser.add_argument(
+        "--mutant", action="append", choices=list(MUTANTS), metavar="NAME", help="only these"
+    )
+    args = parser.parse_args(argv)
+    cases = harness.load_cases(generate.vectors_dir())
+    if args.subset == "fast":
+        cases = fast_subset(cases)
+    outcomes = run_study(
+        cases,
+        args.mutant or list(MUTANTS),
+        jobs=args.jobs,
+        progress=lambda o: print(f"{o.mutant}: rank {o.rank}", file=sys.stderr, flush=True),
+    )
+    for line in table_lines(outcomes):
+        print(line)
+    if args.json:
+        command = ["python", "-m", "cantstop.conformance.study"]
+        if args.subset != "all":
+            command += ["--subset", args.subset]
+        command += ["--json", args.json.as_posix()]
+        data = {
+            "generated_by": " ".join(command),
+            "vectors": generate.vectors_dir().name,
+            "subset": args.subset,
+            "cases": len(cases),
+            "targets": {"first_share": FIRST_SHARE, "top": TOP},
+            "outcomes": [o.to_json() for o in outcomes],
+        }
+        args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    missed = misses(outcomes)
+    for line in missed:
+        print(f"target missed: {line}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

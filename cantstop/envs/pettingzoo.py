@@ -1,0 +1,211 @@
+"""Can't Stop for 2 to 4 players as a PettingZoo AEC environment (extra ``rl``).
+
+The agents are ``player_0`` to ``player_{n-1}``, seated in that order;
+``player_0`` begins.  The agent to act (``agent_selection``) makes the
+game's decisions, numbered as in :mod:`cantstop.envs`: a move when the dice
+are on the table, and stop or roll again after a move.  An agent keeps
+acting until its turn ends, by a stop or a bust; chance, the rolls, is the
+environment's, thrown from its ``np_random`` generator, so the same seed and
+the same actions give the same game.
+
+**Observation** of each agent: a dict of ``observation`` (the vector of
+:func:`cantstop.envs.observation` from that agent's seat, with the dice and
+the phase) and ``action_mask`` (79 numbers: the legal decisions for the
+agent to act, all 0 for the others).
+
+**Reward**: when the game ends, 1 for the winner and -1 for every other
+agent; 0 before.  With ``shaping`` non-zero, each step also pays every agent
+``shaping`` times the change of its own :func:`cantstop.envs.progress` (a
+column won by another takes its squares away, so the change can be
+negative).  An action the mask forbids ends the game at once: the agent gets
+``illegal_reward`` (-1), the others 0, and its info ``illegal_action``.  With
+``max_turns`` the game is truncated once that many turns have ended.
+
+``infos[agent]`` holds ``turns`` (turns begun);
+:attr:`CantStopAEC.engine_state` is the game's :class:`~cantstop.State`.
+``render()`` returns the board as text (``"ansi"``) or as an SVG document
+(``"svg"``).
+
+>>> env = CantStopAEC(players=2)
+>>> env.reset(seed=3)
+>>> env.agent_selection, env.engine_state  # dice 1 2 2 5: 3+7 or 4+6
+('player_0', State('-/- - 0c1225'))
+>>> observation, reward, termination, truncation, info = env.last()
+>>> [int(a) for a in observation["action_mask"].nonzero()[0]]
+[28, 36]
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from cantstop.envs import NUM_ACTIONS, _Table, observation, observation_size, progress
+from cantstop.game import Phase, State
+from cantstop.rules import Rules
+from cantstop.svg import state_svg
+from cantstop.text import render_board
+
+__all__ = ["CantStopAEC", "env"]
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
+    """Can't Stop for 2 to 4 agents (see the module docstring).
+
+    Give ``players`` for the standard board, or ``rules`` for any
+    configuration of 2 to 4 players; ``shaping``, ``illegal_reward`` and
+    ``max_turns`` are described in the module docstring; ``render_mode`` is
+    ``None``, ``"ansi"`` or ``"svg"``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "cantstop_v0",
+        "render_modes": ["ansi", "svg"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        players: int = 2,
+        rules: Rules | None = None,
+        shaping: float = 0.0,
+        illegal_reward: float = -1.0,
+        max_turns: int | None = None,
+    ) -> None:
+        super().__init__()
+        rules = Rules(players=players) if rules is None else rules
+        if not 2 <= rules.players <= 4:
+            raise ValueError(
+                f"the PettingZoo environment has 2 to 4 players, not {rules.players}; "
+                f"for solitaire use cantstop.envs.gymnasium"
+            )
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'svg', not {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.shaping = shaping
+        self.illegal_reward = illegal_reward
+        self.max_turns = max_turns
+        self.possible_agents = [f"player_{p}" for p in range(rules.players)]
+        self.agents = self.possible_agents[:]
+        size = observation_size(rules.players)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self.np_random, _ = seeding.np_random(None)
+        self._table: _Table | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """Return the observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """Return the action space of ``agent``."""
+        return self.action_spaces[agent]
+
+    @property
+    def engine_state(self) -> State:
+        """The engine's state of the game being played; :meth:`reset` starts a game."""
+        return self._running.state
+
+    @property
+    def _running(self) -> _Table:
+        if self._table is None:
+            raise RuntimeError("call reset() before step(), observe() or render()")
+        return self._table
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent: str) -> Observation:
+        """Return what ``agent`` sees: the observation vector and its action mask."""
+        table = self._running
+        seat = self._seat(agent)
+        mask = (
+            table.mask()
+            if table.state.phase is not Phase.OVER and table.state.player == seat
+            else np.zeros(NUM_ACTIONS, dtype=np.int8)
+        )
+        return {"observation": observation(table.state, seat), "action_mask": mask}
+
+    def _set_infos(self) -> None:
+        info: dict[str, Any] = {"turns": self._running.turns}
+        self.infos = {agent: dict(info) for agent in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` seeds the dice."""
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+        self._table = _Table(self.rules, self.np_random)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._set_infos()
+        self.agent_selection = self.possible_agents[self._running.state.player]
+
+    def step(self, action: int | None) -> None:
+        """Play decision number ``action`` for the agent to act."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self._running
+        self._cumulative_rewards[agent] = 0.0
+        before = [progress(table.state, p) for p in range(self.rules.players)]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if action is None or not table.play(int(action)):
+            self.rewards[agent] = float(self.illegal_reward)
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._set_infos()
+            self.infos[agent]["illegal_action"] = action
+            self._accumulate_rewards()
+            return
+        state = table.state
+        if self.shaping:
+            for p, agent_p in enumerate(self.possible_agents):
+                self.rewards[agent_p] += self.shaping * (progress(state, p) - before[p])
+        if state.phase is Phase.OVER:
+            for p, agent_p in enumerate(self.possible_agents):
+                self.rewards[agent_p] += 1.0 if p == state.winner else -1.0
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_turns is not None and table.turns > self.max_turns:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._set_infos()
+        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[state.player]
+
+    def render(self) -> str | None:
+        """Return the board as text (``"ansi"``) or SVG (``"svg"``); ``None`` without a mode."""
+        if self.render_mode == "ansi":
+            return render_board(self._running.state)
+        if self.render_mode == "svg":
+            return state_svg(self._running.state)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(**kwargs: Any) -> CantStopAEC:
+    """Return a new :class:`CantStopAEC` (PettingZoo's usual constructor name)."""
+    return CantStopAEC(**kwargs)

@@ -1,0 +1,26 @@
+"""Doctest collection: an adapter module whose framework is missing is left out, except in CI.
+
+The adapters import their framework when imported, so ``--doctest-modules``
+could not even collect them without it.  CI installs every extra
+(``.ci/run``) and runs them all; elsewhere they are skipped when the
+framework is absent, like their tests (``tests/extras.py``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+#: Adapter modules and the framework each imports.
+_ADAPTERS = {
+    "cantstop/openspiel.py": "pyspiel",
+    "cantstop/envs/__init__.py": "numpy",
+    "cantstop/envs/gymnasium.py": "gymnasium",
+    "cantstop/envs/pettingzoo.py": "pettingzoo",
+}
+
+collect_ignore = (
+    []
+    if os.environ.get("CI") == "true"
+    else [path for path, module in _ADAPTERS.items() if importlib.util.find_spec(module) is None]
+)
