@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from cantstop.spec import load_spec
+from tests.docsite import built_site
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -43,10 +44,7 @@ def sphinx(
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    build = sphinx(DOCS, out)
-    assert build.returncode == 0, build.stdout + build.stderr
-    return out
+    return built_site(tmp_path_factory)
 
 
 class Tables(HTMLParser):

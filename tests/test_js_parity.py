@@ -156,7 +156,9 @@ def test_spec_examples_and_questions_explain_and_draw_alike() -> None:
         state = parse_state(text)
         actions = actions_for(state, rng) + ([action] if action else [])
         requests.append({"state": text, "actions": sorted(set(actions)), "svg": True})
-    requests += [{"dice": [a, b, c, d]} for a, b, c, d in [(3, 4, 5, 5), (6, 1, 2, 5), (1, 1, 1, 1)]]
+    requests += [
+        {"dice": [a, b, c, d]} for a, b, c, d in [(3, 4, 5, 5), (6, 1, 2, 5), (1, 1, 1, 1)]
+    ]
     assert len(question_positions()) >= 30
     assert compare(requests) > 1000
 

@@ -102,7 +102,6 @@
         return false;
       }
       game = newGame(start);
-      say('cs-start-message');
       for (const [index, text] of actionTexts.entries()) {
         try {
           play(N.parseAction(text));
@@ -146,6 +145,7 @@
     function openFragment() {
       written = location.hash;
       const found = readFragment(location.hash);
+      say('cs-start-message');
       const actions = (found.a || '').split(' ').filter(Boolean);
       if (!open(found.s || OPENING, actions, found.x, 'cs-start-message')) open(OPENING, [], null, 'cs-message');
     }
@@ -306,7 +306,7 @@
       try {
         action = N.parseAction(`r${digits}`);
       } catch (error) {
-        say('cs-message', 'Type four dice from 1 to 6, like 2455: ', ...problem(error, text));
+        say('cs-message', 'Type four dice from 1 to 6, like 2455: ', ...problem(error, `r${digits}`));
         return;
       }
       if (act(action)) $('cs-dice').value = '';
@@ -358,6 +358,7 @@
       const variant = $('cs-variant').value || null;
       try {
         const first = R.newGame(R.makeRules(players, toWin, R.STANDARD, variant), 0);
+        say('cs-start-message');
         open(N.formatState(first), [], null, 'cs-start-message');
         $('cs-dice').focus();
       } catch (error) {
@@ -365,10 +366,12 @@
       }
     });
     submit('cs-paste', () => {
+      say('cs-start-message');
       if (open($('cs-state-input').value.trim(), [], null, 'cs-start-message')) focusNext();
     });
     submit('cs-example', () => {
       const example = data.examples[Number($('cs-example-choice').value)];
+      say('cs-start-message');
       open(example.state, example.actions, example.explain, 'cs-start-message');
       focusNext();
     });
