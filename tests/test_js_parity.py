@@ -10,13 +10,16 @@ and ``cantstop.svg.state_svg`` as strings.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,43 +34,87 @@ ROOT = Path(__file__).resolve().parent.parent
 PORT = ROOT / "examples" / "ports" / "javascript"
 NODE = shutil.which("node")
 
+#: The port's TEMPLATES, and its answers one per request.
+Batch = tuple[object, list[dict[str, Any]]]
+
 pytestmark = pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
 
-#: Reads one JSON request a line ({"state", "actions", "svg"}), answers one JSON line each.
+#: Reads one JSON request a line ({"state", "actions", "svg"} or {"dice"}) and
+#: answers one JSON line each: the SHA-256 of every text it makes, or with
+#: ``FULL`` set the texts themselves (to show a difference).
 BATCH = """
 import { parseState, parseAction } from '%(port)s/notation.js';
 import { explain, TEMPLATES } from '%(port)s/explain.js';
 import { stateSvg, diceSvg } from '%(port)s/board.js';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+const FULL = %(full)s;
+const digest = (text) => (FULL ? text : createHash('sha256').update(text, 'utf8').digest('hex'));
 const lines = fs.readFileSync(0, 'utf8').split('\\n').filter(Boolean);
 const out = [JSON.stringify(TEMPLATES)];
 for (const line of lines) {
   const q = JSON.parse(line);
-  if (q.dice) { out.push(JSON.stringify({ svg: diceSvg(q.dice) })); continue; }
-  const state = parseState(q.state);
-  const answer = { explain: [explain(state).json()] };
-  for (const text of q.actions) answer.explain.push(explain(state, parseAction(text)).json());
-  if (q.svg) answer.svg = stateSvg(state);
-  out.push(JSON.stringify(answer));
+  try {
+    if (q.dice) { out.push(JSON.stringify({ svg: digest(diceSvg(q.dice)) })); continue; }
+    const state = parseState(q.state);
+    const answer = { explain: [digest(explain(state).json())] };
+    for (const text of q.actions) answer.explain.push(digest(explain(state, parseAction(text)).json()));
+    if (q.svg) answer.svg = digest(stateSvg(state));
+    out.push(JSON.stringify(answer));
+  } catch (error) {
+    out.push(JSON.stringify({ error: String(error && error.stack) }));
+  }
 }
-process.stdout.write(out.join('\\n') + '\\n');
+fs.writeSync(1, out.join('\\n') + '\\n');
 """
 
 
-def run_batch(requests: list[dict[str, object]]) -> tuple[object, list[dict[str, object]]]:
-    """Run the JavaScript port over ``requests`` in one Node process; return its answers."""
+def start_batch(requests: list[dict[str, object]], *, full: bool = False) -> Callable[[], Batch]:
+    """Start the JavaScript port on ``requests`` in one Node process; return a wait for its answers.
+
+    Node works while the caller computes the engine's side (two cores).
+    """
     assert NODE is not None
-    run = subprocess.run(
-        [NODE, "--input-type=module", "-e", BATCH % {"port": PORT.as_uri()}],
-        input="".join(json.dumps(q) + "\n" for q in requests),
-        capture_output=True,
+    source = tempfile.TemporaryFile("w+", encoding="utf-8")
+    source.write("".join(json.dumps(q) + "\n" for q in requests))
+    source.seek(0)
+    sink = tempfile.TemporaryFile("w+", encoding="utf-8")
+    script = BATCH % {"port": PORT.as_uri(), "full": "true" if full else "false"}
+    process = subprocess.Popen(
+        [NODE, "--input-type=module", "-e", script],
+        stdin=source,
+        stdout=sink,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=300,
-        check=False,
     )
-    assert run.returncode == 0, run.stderr[-2000:]
-    first, *rest = run.stdout.splitlines()
-    return json.loads(first), [json.loads(line) for line in rest]
+
+    def wait() -> Batch:
+        _, stderr = process.communicate(timeout=300)
+        source.close()
+        assert process.returncode == 0, stderr[-2000:]
+        sink.seek(0)
+        first, *rest = sink.read().splitlines()
+        sink.close()
+        return json.loads(first), [json.loads(line) for line in rest]
+
+    return wait
+
+
+def sha256(text: str) -> str:
+    """Return the hexadecimal SHA-256 of ``text`` in UTF-8, as the batch writes it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def first_difference(got: str, expected: str) -> str:
+    """Describe where ``got`` first differs from ``expected``, with some context."""
+    at = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), None)
+    if at is None:
+        at = min(len(got), len(expected))
+    return (
+        f"first difference at character {at}:\n"
+        f"  got:      {got[max(0, at - 80) : at + 80]!r}\n"
+        f"  expected: {expected[max(0, at - 80) : at + 80]!r}"
+    )
 
 
 def actions_for(state: State, rng: random.Random) -> list[str]:
@@ -85,12 +132,19 @@ def actions_for(state: State, rng: random.Random) -> list[str]:
 
 
 def states_of_games(games: int, every: int) -> Iterator[State]:
-    """Every ``every``-th state of ``games`` random games, spread over the test configurations."""
+    """Every ``every``-th state of ``games`` random games, and the end of every fourth game.
+
+    The games are spread over the test configurations; the offset of the
+    states taken moves with the seed, so that every stage of a game is drawn.
+    """
     names = sorted(CONFIGS)
     for seed in range(games):
+        state = None
         for index, state in enumerate(random_game(CONFIGS[names[seed % len(names)]], seed)):
             if index % every == seed % every:
                 yield state
+        if seed % 4 == 0 and state is not None:
+            yield state
 
 
 def question_positions() -> list[tuple[str, str | None]]:
@@ -122,27 +176,57 @@ def spec_states() -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def compare(requests: list[dict[str, object]]) -> int:
-    """Compare the port's answers to ``requests`` with the engine's; return the count compared."""
-    templates, answers = run_batch(requests)
+def expected_texts(request: dict[str, object]) -> list[str]:
+    """The engine's texts for one request, in the order of the batch's answer."""
+    if "dice" in request:
+        return [dice_svg(request["dice"])]  # type: ignore[arg-type]
+    state = parse_state(str(request["state"]))
+    actions = [None, *(parse_action(str(a)) for a in request["actions"])]  # type: ignore[attr-defined]
+    texts = [explain(state, action).to_json_text() for action in actions]
+    if request.get("svg"):
+        texts.append(state_svg(state))
+    return texts
+
+
+def answer_texts(answer: dict[str, Any]) -> list[str]:
+    """The port's texts (or their digests) of one answer, in the order of expected_texts."""
+    return [*answer.get("explain", []), *([answer["svg"]] if "svg" in answer else [])]
+
+
+def explain_difference(request: dict[str, object], index: int) -> str:
+    """Ask the port again for one request, in full, and say how its ``index``-th text differs."""
+    templates, (answer,) = start_batch([request], full=True)()
+    got = answer_texts(answer)[index]
+    expected = expected_texts(request)[index]
+    what = "svg" if index == len(expected_texts(request)) - 1 and request.get("svg") else "explain"
+    if "dice" in request:
+        what = "dice_svg"
+    elif what == "explain":
+        actions = [None, *request["actions"]]  # type: ignore[misc]
+        what = f"explain with action {actions[index]}"
+    return f"{what} of {request}: {first_difference(got, expected)}"
+
+
+def compare(requests: list[dict[str, object]]) -> tuple[int, int]:
+    """Compare the port's answers to ``requests`` with the engine's.
+
+    Return how many explanations and how many pictures were compared.
+    """
+    wait = start_batch(requests)
+    expected = [[sha256(text) for text in expected_texts(request)] for request in requests]
+    templates, answers = wait()
     assert templates == {key: [text, list(rules)] for key, (text, rules) in TEMPLATES.items()}
-    compared = 0
-    for request, answer in zip(requests, answers, strict=True):
-        if "dice" in request:
-            assert answer["svg"] == dice_svg(request["dice"]), request  # type: ignore[arg-type]
-            compared += 1
-            continue
-        state = parse_state(str(request["state"]))
-        actions = [None, *(parse_action(a) for a in request["actions"])]  # type: ignore[attr-defined]
-        for action, got in zip(actions, answer["explain"], strict=True):  # type: ignore[call-overload]
-            expected = explain(state, action).to_json_text()
-            shown = format_action(action) if action is not None else "(none)"
-            assert got == expected, f"explain {request['state']!r} {shown}"
-            compared += 1
-        if request.get("svg"):
-            assert answer["svg"] == state_svg(state), f"state_svg {request['state']!r}"
-            compared += 1
-    return compared
+    explanations = pictures = 0
+    for request, answer, digests in zip(requests, answers, expected, strict=True):
+        assert "error" not in answer, f"{request}: {answer['error']}"
+        got = answer_texts(answer)
+        assert len(got) == len(digests), request
+        for index, (mine, theirs) in enumerate(zip(got, digests, strict=True)):
+            if mine != theirs:
+                pytest.fail(explain_difference(request, index))
+        explanations += len(answer.get("explain", []))
+        pictures += "svg" in answer
+    return explanations, pictures
 
 
 def test_spec_examples_and_questions_explain_and_draw_alike() -> None:
@@ -160,19 +244,27 @@ def test_spec_examples_and_questions_explain_and_draw_alike() -> None:
         {"dice": [a, b, c, d]} for a, b, c, d in [(3, 4, 5, 5), (6, 1, 2, 5), (1, 1, 1, 1)]
     ]
     assert len(question_positions()) >= 30
-    assert compare(requests) > 1000
+    explanations, pictures = compare(requests)
+    assert explanations > 1000
+    assert pictures == len(requests)
 
 
 def test_random_states_of_several_thousand_games_explain_and_draw_alike() -> None:
-    """States from 3,200 random games of every test configuration (1-4 players, A, B, custom)."""
+    """States from 3,200 random games of every test configuration (1-4 players, A, B, custom).
+
+    Each state is explained alone and with three of its actions, and drawn.
+    """
     rng = random.Random(1414)
     requests: list[dict[str, object]] = []
-    for state in states_of_games(3200, 40):
-        requests.append(
-            {"state": format_state(state), "actions": actions_for(state, rng), "svg": True}
-        )
+    for state in states_of_games(3200, 160):
+        actions = actions_for(state, rng)
+        chosen = rng.sample(actions, min(3, len(actions)))
+        requests.append({"state": format_state(state), "actions": chosen, "svg": True})
+    phases = {parse_state(str(r["state"])).phase for r in requests}
+    assert phases == set(Phase)
     assert len(requests) > 3000
-    compare(requests)
+    explanations, pictures = compare(requests)
+    assert pictures == len(requests)
 
 
 def test_boards_whose_coordinates_round_at_an_exact_half() -> None:
@@ -190,4 +282,4 @@ def test_boards_whose_coordinates_round_at_an_exact_half() -> None:
     pictures = [state_svg(parse_state(text)) for text in texts]
     assert any(re.search(r'="\d+\.(12|62)"', picture) for picture in pictures)
     requests: list[dict[str, object]] = [{"state": t, "actions": [], "svg": True} for t in texts]
-    assert compare(requests) == 2 * len(texts)
+    assert compare(requests) == (len(texts), len(texts))

@@ -8,7 +8,7 @@
 // (R5, playSum in rules.js), as X2.4 describes; the legal moves of rules.js
 // are not consulted, so the two can be compared.
 
-import { MAX_MARKERS, RuleError, cols, wonColumns, playSum, pairings, apply, ORDERED_ROLLS, movesFor } from './rules.js';
+import { MAX_MARKERS, RuleError, cols, wonColumns, playSum, pairings, apply, ORDERED_ROLLS } from './rules.js';
 import { formatState, formatAction } from './notation.js';
 
 const FORMAT = 'cantstop-explain/1';
@@ -418,8 +418,14 @@ function sayStop(out, s, won) {
 
 // Say the chance that the next roll busts; return the number of busting rolls.
 function sayChance(out, s) {
+  // A roll busts when none of its six pair sums plays alone (R6.5, R10.1): a
+  // pairing with a sum that plays offers at least that sum.
+  const plays = [];
+  for (let sum = 2; sum <= 12; sum++) plays[sum] = playSum(s, s.markers, sum).plays;
   let busts = 0;
-  for (const roll of ORDERED_ROLLS) if (movesFor(s, [...roll].sort((a, b) => a - b)).length === 0) busts += 1;
+  for (const [a, b, c, d] of ORDERED_ROLLS) {
+    if (!(plays[a + b] || plays[c + d] || plays[a + c] || plays[b + d] || plays[a + d] || plays[b + c])) busts += 1;
+  }
   const divisor = gcd(busts, ROLLS);
   const data = { busts, rolls: ROLLS, chance: `${busts / divisor}/${ROLLS / divisor}` };
   if (busts === 0) out.say('chance.none', data, { player: s.player });
