@@ -20,6 +20,7 @@ import pytest
 
 from cantstop.spec import load_spec
 from tests.docsite import built_site
+from tests.extras import require
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -313,6 +314,7 @@ def test_a_malformed_results_file_fails_the_build(tmp_path: Path) -> None:
 def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
     site: Path, tmp_path: Path
 ) -> None:
+    require("playwright")  # check_pages.py drives Chromium through Playwright
     if not Path(CHROMIUM).is_file():
         if os.environ.get("CI") == "true":
             pytest.fail("the browser check needs Chromium: apt-get install -y chromium")
@@ -562,3 +564,46 @@ def test_an_answer_the_engine_confirms_builds(tmp_path: Path) -> None:
     assert "does not hold" not in build.stdout + build.stderr
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "7 is not legal: pairing 1 makes 7 with 10" in html
+
+
+def tryit_links(html: str) -> list[dict[str, str]]:
+    """Return the fields of each "Try it" link's URL fragment on a page."""
+    links = re.findall(r'<a class="cs-tryit-link" href="(?:\.\./)*tryit\.html#([^"]*)"', html)
+    return [
+        {
+            key: value.replace("_", " ")
+            for key, _, value in (p.partition("=") for p in f.split("&amp;"))
+        }
+        for f in links
+    ]
+
+
+def test_every_example_and_question_links_to_its_position_on_the_board(site: Path) -> None:
+    """Each passing spec example with a state, and each question, opens the board there."""
+    from cantstop import format_state, parse_state
+
+    assert (site / "tryit.html").is_file()
+    for example in load_spec().examples:
+        state = example.get("state")
+        if state is None or example.get("notation") is not None:
+            continue
+        page = (site / (example.path.removesuffix(".md") + ".html")).read_text(encoding="utf-8")
+        card = page[page.index(f'id="{example.id.lower()}"') :]
+        card = card[: card.index("</dl>")]
+        (link,) = tryit_links(card)
+        assert link["s"] == state, example.id
+        actions = (example.get("actions") or example.get("action") or "").split()
+        if example.get("error") is not None and actions:
+            # The rejected action is the one the board explains, after the others are played.
+            assert link.get("x") == actions[-1], example.id
+            actions = actions[:-1]
+        assert link.get("a", "").split() == actions, example.id
+    questions = (site / "questions.html").read_text(encoding="utf-8")
+    parser = Positions()
+    parser.feed(questions)
+    links = tryit_links(questions)
+    assert len(links) == len(parser.questions)
+    for question, link in zip(parser.questions, links, strict=True):
+        words = str(question["command"]).split("'")
+        assert format_state(parse_state(link["s"])) == words[1], question["id"]
+        assert link.get("x") == (words[2].strip() or None), question["id"]
