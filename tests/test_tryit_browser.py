@@ -208,6 +208,17 @@ class Board:
             self.page.screenshot(path=str(Path(folder) / name), full_page=full)
 
 
+def check_chance(board: Board, state: str) -> None:
+    """Check the chance the page shows that the next roll busts, before the decision."""
+    chance = bust_chance(state)
+    shown = board.text("#cs-chance")
+    if chance == "0/1":
+        assert "none of the 1296 rolls busts" in shown
+    else:
+        assert f"the chance of a bust is {chance} (" in shown
+
+
+@functools.cache
 def bust_chance(state: str) -> str:
     """Return the chance that the next roll from ``state`` busts, counted by the Python engine."""
     position = parse_state(state)
@@ -275,7 +286,7 @@ def test_a_scripted_game_moves_stops_busts_wins_a_column_and_the_game(
         before = board.state()
         if parse_state(before).phase.value in ("roll", "decide"):
             # The exact chance is on the page before the decision.
-            assert f"busts with chance {bust_chance(before)}:" in board.text("#cs-chance")
+            check_chance(board, before)
         play(board, action)
         assert board.state() == after, (index, action)
         assert board.text("#cs-message") == ""
@@ -287,7 +298,7 @@ def test_a_scripted_game_moves_stops_busts_wins_a_column_and_the_game(
         if index == 2:
             assert board.legal() == ["2"]
             assert "(R7.3)" in board.refused()["2+2"]
-            board.shot("tryit-mid-game.png")
+            board.shot("tryit-mid-game.png", full=True)
         if action == "stop" and index == 4:
             assert "Column 2 would be won" in board.text("#cs-last")
         if index == 10:
@@ -296,7 +307,7 @@ def test_a_scripted_game_moves_stops_busts_wins_a_column_and_the_game(
         if index == 12:
             assert "Bust: r1111" in board.text("#cs-last")
             assert "No pairing plays anything, so the roll is a bust" in board.text("#cs-last")
-            board.shot("tryit-bust.png")
+            board.shot("tryit-bust.png", full=True)
         if index == 13:
             assert board.legal() == ["10", "11+11"]
     assert "has won" in board.text("#cs-status")
@@ -322,16 +333,6 @@ def check_download(page: Page, folder: Path) -> None:
     assert f"valid: {len(GAME)} actions; final state '{GAME[-1][1]}'" in run.stdout
     lines = saved.read_text(encoding="utf-8").splitlines()
     assert '"bust":true' in lines[13]  # the claims are written, and verify checked them
-
-
-def test_a_bust_chance_with_three_markers_is_counted_exactly(watched: Page, file_base: str) -> None:
-    board = Board(watched, file_base)
-    state = "-/- 2:1,3:1,12:1 0d"
-    board.open("s=" + state.replace(" ", "_"))
-    assert board.state() == state
-    chance = bust_chance(state)
-    assert chance != "0/1"
-    assert f"busts with chance {chance}:" in board.text("#cs-chance")
 
 
 def test_variant_b_refuses_a_stop_on_a_shared_space(watched: Page, file_base: str) -> None:
@@ -398,9 +399,16 @@ def test_a_shared_link_reloads_the_same_position(
     other.page.close()
 
 
-def test_a_game_from_a_position_cannot_be_downloaded(watched: Page, file_base: str) -> None:
+def test_a_position_shows_its_exact_bust_chance_and_cannot_be_downloaded(
+    watched: Page, file_base: str
+) -> None:
     board = Board(watched, file_base)
-    board.open("s=7:2/-_-_0c3455")
+    state = "-/- 2:1,3:1,12:1 0d"
+    board.open("s=" + state.replace(" ", "_"))
+    assert board.state() == state
+    assert bust_chance(state) != "0/1"
+    check_chance(board, state)
+    # A record starts at the opening (spec/record.md); this game does not.
     assert watched.is_disabled("#cs-download")
     assert "starts at the opening" in board.text("#cs-download-note")
 
@@ -467,11 +475,11 @@ def open_link(page: Page, selector: str) -> None:
     page.wait_for_selector("#cs-board svg")
 
 
-def test_a_spec_example_opens_at_its_position(watched: Page, base: str) -> None:
+def test_a_spec_example_opens_at_its_position(watched: Page, server: str) -> None:
     """E008's link plays its roll on the board; a rejected action is explained, not played."""
-    watched.goto(base + "rules/02-setup.html")
+    watched.goto(server + "rules/02-setup.html")
     open_link(watched, "#e008 a.cs-tryit-link")
-    board = Board(watched, base)
+    board = Board(watched, server)
     assert board.state() == "-/- - 0c3455"
     assert board.history() == ["r3455"]
     assert board.legal() == ["7+10", "8+9"]
@@ -488,18 +496,6 @@ def test_a_question_opens_at_its_position_with_its_answer(watched: Page, file_ba
     assert watched.input_value("#cs-action") == "7"
 
 
-def test_a_bad_link_says_what_is_wrong(watched: Page, file_base: str) -> None:
-    board = Board(watched, file_base)
-    board.open("s=7:2/-_-_0c3455&a=7")
-    assert board.state() == "7:2/- - 0c3455"
-    message = board.text("#cs-start-message")
-    assert "Action 1" in message
-    assert "R6.1" in message
-    board.open("s=7:2/-_-_0q")
-    assert board.state() == "-/- - 0r"
-    assert "The state could not be read" in board.text("#cs-start-message")
-
-
 def test_an_example_is_opened_from_the_list(watched: Page, file_base: str) -> None:
     board = Board(watched, file_base)
     board.open()
@@ -512,9 +508,16 @@ def test_an_example_is_opened_from_the_list(watched: Page, file_base: str) -> No
     assert board.state() == "-/- - 0c3455"
 
 
-def test_typed_dice_that_are_not_four_dice_are_refused(watched: Page, file_base: str) -> None:
+def test_bad_links_and_dice_say_what_is_wrong(watched: Page, file_base: str) -> None:
     board = Board(watched, file_base)
-    board.open()
+    board.open("s=7:2/-_-_0c3455&a=7")
+    assert board.state() == "7:2/- - 0c3455"
+    message = board.text("#cs-start-message")
+    assert "Action 1" in message
+    assert "R6.1" in message  # 7 alone, when 7+10 can be played together
+    board.open("s=7:2/-_-_0q")
+    assert board.state() == "-/- - 0r"
+    assert "The state could not be read" in board.text("#cs-start-message")
     board.roll("2457")
     assert board.state() == "-/- - 0r"
     # A die of 7 breaks the action notation of a roll (N2.2: four dice 1 to 6).

@@ -6,7 +6,6 @@
   'use strict';
 
   const OPENING = '-/- - 0r';
-  const ROLLS = 1296;
 
   window.cantstopTryIt = function start(port) {
     const R = port.rules;
@@ -174,10 +173,9 @@
       const rolling = s.phase === 'roll' || s.phase === 'decide';
       $('cs-roll').hidden = !rolling;
       $('cs-stop').parentElement.hidden = s.phase !== 'decide';
-      if (rolling) {
-        const chance = X.bustChance(s);
-        say('cs-chance', `The next roll busts with chance ${chance.chance}: ${chance.busts} of the ${ROLLS} rolls, `
-          + `${chance.percent}.`);
+      const chance = here.statements.find((st) => st.kind.startsWith('chance.'));
+      if (chance) {
+        say('cs-chance', 'Before you decide: ', ...withRules(chance.text, chance.rules));
       } else {
         say('cs-chance', s.phase === 'over' ? 'The game is over.' : '');
       }
