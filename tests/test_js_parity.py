@@ -2,10 +2,12 @@
 
 The "Try it" page runs the JavaScript port in the reader's browser, so what
 it shows must be what the site and ``cantstop explain`` show. One Node
-process answers a whole batch (to keep the run short): for each state, the
-canonical JSON of its explanation, alone and with chosen actions, and its
-SVG board; each is compared with ``cantstop.explain(...).to_json_text()``
-and ``cantstop.svg.state_svg`` as strings.
+process answers a whole batch (to keep the run short), working while the
+engine computes its side: for each state, the canonical JSON of its
+explanation, alone and with chosen actions, and its SVG board. Each is
+compared with ``cantstop.explain(...).to_json_text()`` and
+``cantstop.svg.state_svg`` through its SHA-256; a difference is shown by
+asking the port again for the whole text.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
-from cantstop import Phase, State, explain, format_action, format_state, parse_action, parse_state
+from cantstop import Phase, State, explain, format_state, parse_action, parse_state
 from cantstop.dice import pairings
 from cantstop.explain import TEMPLATES
 from cantstop.spec import load_spec
@@ -34,33 +37,35 @@ ROOT = Path(__file__).resolve().parent.parent
 PORT = ROOT / "examples" / "ports" / "javascript"
 NODE = shutil.which("node")
 
-#: The port's TEMPLATES, and its answers one per request.
-Batch = tuple[object, list[dict[str, Any]]]
-
 pytestmark = pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
 
-#: Reads one JSON request a line ({"state", "actions", "svg"} or {"dice"}) and
-#: answers one JSON line each: the SHA-256 of every text it makes, or with
-#: ``FULL`` set the texts themselves (to show a difference).
-BATCH = """
+#: Reads one JSON request a line ({"state", "actions", "svg"} or {"dice"}) as the
+#: lines come, and answers one JSON line each: the SHA-256 of every text it
+#: makes, or with ``FULL`` set the texts themselves (to show a difference).
+#: Its first line is the port's TEMPLATES.
+SCRIPT = """
 import { parseState, parseAction } from '%(port)s/notation.js';
 import { explain, TEMPLATES } from '%(port)s/explain.js';
 import { stateSvg, diceSvg } from '%(port)s/board.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import readline from 'node:readline';
 const FULL = %(full)s;
-const digest = (text) => (FULL ? text : createHash('sha256').update(text, 'utf8').digest('hex'));
-const lines = fs.readFileSync(0, 'utf8').split('\\n').filter(Boolean);
+const digest = (text) => (FULL ? text : createHash('sha256').update(text).digest('hex'));
 const out = [JSON.stringify(TEMPLATES)];
-for (const line of lines) {
-  const q = JSON.parse(line);
+function answer(q) {
+  if (q.dice) return { svg: digest(diceSvg(q.dice)) };
+  const state = parseState(q.state);
+  const found = { explain: [digest(explain(state).json())] };
+  for (const text of q.actions) {
+    found.explain.push(digest(explain(state, parseAction(text)).json()));
+  }
+  if (q.svg) found.svg = digest(stateSvg(state));
+  return found;
+}
+for await (const line of readline.createInterface({ input: process.stdin })) {
   try {
-    if (q.dice) { out.push(JSON.stringify({ svg: digest(diceSvg(q.dice)) })); continue; }
-    const state = parseState(q.state);
-    const answer = { explain: [digest(explain(state).json())] };
-    for (const text of q.actions) answer.explain.push(digest(explain(state, parseAction(text)).json()));
-    if (q.svg) answer.svg = digest(stateSvg(state));
-    out.push(JSON.stringify(answer));
+    out.push(JSON.stringify(answer(JSON.parse(line))));
   } catch (error) {
     out.push(JSON.stringify({ error: String(error && error.stack) }));
   }
@@ -69,47 +74,57 @@ fs.writeSync(1, out.join('\\n') + '\\n');
 """
 
 
-def start_batch(requests: list[dict[str, object]], *, full: bool = False) -> Callable[[], Batch]:
-    """Start the JavaScript port on ``requests`` in one Node process; return a wait for its answers.
+class Batch:
+    """One Node process running the JavaScript port over requests sent one at a time."""
 
-    Node works while the caller computes the engine's side (two cores).
-    """
-    assert NODE is not None
-    source = tempfile.TemporaryFile("w+", encoding="utf-8")
-    source.write("".join(json.dumps(q) + "\n" for q in requests))
-    source.seek(0)
-    sink = tempfile.TemporaryFile("w+", encoding="utf-8")
-    script = BATCH % {"port": PORT.as_uri(), "full": "true" if full else "false"}
-    process = subprocess.Popen(
-        [NODE, "--input-type=module", "-e", script],
-        stdin=source,
-        stdout=sink,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    def __init__(self, sink: IO[str], *, full: bool) -> None:
+        assert NODE is not None
+        script = SCRIPT % {"port": PORT.as_uri(), "full": "true" if full else "false"}
+        self.sink = sink
+        self.process = subprocess.Popen(
+            [NODE, "--input-type=module", "-e", script],
+            stdin=subprocess.PIPE,
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
 
-    def wait() -> Batch:
-        _, stderr = process.communicate(timeout=300)
-        source.close()
-        assert process.returncode == 0, stderr[-2000:]
-        sink.seek(0)
-        first, *rest = sink.read().splitlines()
-        sink.close()
+    def send(self, request: dict[str, object]) -> None:
+        """Send one request; the port starts on it at once."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+
+    def answers(self) -> tuple[object, list[dict[str, Any]]]:
+        """Close the requests, wait for the port, and return its TEMPLATES and answers."""
+        _, stderr = self.process.communicate(timeout=300)
+        assert self.process.returncode == 0, stderr[-2000:]
+        self.sink.seek(0)
+        first, *rest = self.sink.read().splitlines()
         return json.loads(first), [json.loads(line) for line in rest]
 
-    return wait
+
+@contextmanager
+def batch(*, full: bool = False) -> Iterator[Batch]:
+    """Start a :class:`Batch`, and stop its process if the caller fails."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as sink:
+        running = Batch(sink, full=full)
+        try:
+            yield running
+        finally:
+            if running.process.poll() is None:
+                running.process.kill()
+                running.process.communicate()
 
 
 def sha256(text: str) -> str:
-    """Return the hexadecimal SHA-256 of ``text`` in UTF-8, as the batch writes it."""
+    """Return the hexadecimal SHA-256 of ``text`` in UTF-8, as the port's batch writes it."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def first_difference(got: str, expected: str) -> str:
     """Describe where ``got`` first differs from ``expected``, with some context."""
-    at = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), None)
-    if at is None:
-        at = min(len(got), len(expected))
+    pairs = zip(got, expected, strict=False)
+    at = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(got), len(expected)))
     return (
         f"first difference at character {at}:\n"
         f"  got:      {got[max(0, at - 80) : at + 80]!r}\n"
@@ -148,7 +163,7 @@ def states_of_games(games: int, every: int) -> Iterator[State]:
 
 
 def question_positions() -> list[tuple[str, str | None]]:
-    """The positions of the questions page, with their actions."""
+    """Return the positions of the questions page, with their actions."""
     text = (ROOT / "docs" / "questions.md").read_text(encoding="utf-8")
     found = []
     for block in re.findall(r"```\{cantstop-explain\} ([^\n]+)\n(.*?)```", text, re.DOTALL):
@@ -159,7 +174,7 @@ def question_positions() -> list[tuple[str, str | None]]:
 
 
 def spec_states() -> list[str]:
-    """Every state of the spec's examples, before and after each of their legal actions."""
+    """Return every state of the spec's examples, before and after each of their legal actions."""
     found: list[str] = []
     for example in load_spec().examples:
         text = example.get("state")
@@ -176,11 +191,15 @@ def spec_states() -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def expected_texts(request: dict[str, object]) -> list[str]:
-    """The engine's texts for one request, in the order of the batch's answer."""
+def expected_texts(request: dict[str, object], state: State | None = None) -> list[str]:
+    """Return the engine's texts for one request, in the order of the port's answer.
+
+    ``state`` is the request's state when the caller has it already.
+    """
     if "dice" in request:
         return [dice_svg(request["dice"])]  # type: ignore[arg-type]
-    state = parse_state(str(request["state"]))
+    if state is None:
+        state = parse_state(str(request["state"]))
     actions = [None, *(parse_action(str(a)) for a in request["actions"])]  # type: ignore[attr-defined]
     texts = [explain(state, action).to_json_text() for action in actions]
     if request.get("svg"):
@@ -189,41 +208,54 @@ def expected_texts(request: dict[str, object]) -> list[str]:
 
 
 def answer_texts(answer: dict[str, Any]) -> list[str]:
-    """The port's texts (or their digests) of one answer, in the order of expected_texts."""
+    """Return the port's texts (or their digests) of one answer, in the order of expected_texts."""
     return [*answer.get("explain", []), *([answer["svg"]] if "svg" in answer else [])]
 
 
-def explain_difference(request: dict[str, object], index: int) -> str:
+def show_difference(request: dict[str, object], index: int) -> str:
     """Ask the port again for one request, in full, and say how its ``index``-th text differs."""
-    templates, (answer,) = start_batch([request], full=True)()
-    got = answer_texts(answer)[index]
-    expected = expected_texts(request)[index]
-    what = "svg" if index == len(expected_texts(request)) - 1 and request.get("svg") else "explain"
+    with batch(full=True) as again:
+        again.send(request)
+        _, (answer,) = again.answers()
+    expected = expected_texts(request)
     if "dice" in request:
         what = "dice_svg"
-    elif what == "explain":
-        actions = [None, *request["actions"]]  # type: ignore[misc]
-        what = f"explain with action {actions[index]}"
-    return f"{what} of {request}: {first_difference(got, expected)}"
+    elif request.get("svg") and index == len(expected) - 1:
+        what = "state_svg"
+    else:
+        what = f"explain with action {[None, *request['actions']][index]}"  # type: ignore[misc]
+    return f"{what} of {request}: {first_difference(answer_texts(answer)[index], expected[index])}"
 
 
-def compare(requests: list[dict[str, object]]) -> tuple[int, int]:
+def compare(
+    requests: Iterable[dict[str, object]], states: Iterable[State | None] = ()
+) -> tuple[int, int]:
     """Compare the port's answers to ``requests`` with the engine's.
 
-    Return how many explanations and how many pictures were compared.
+    The requests go to the port as they are made (the port works meanwhile);
+    ``states`` may give the state of each request, which saves reading it
+    again. Return how many explanations and how many pictures were compared.
     """
-    wait = start_batch(requests)
-    expected = [[sha256(text) for text in expected_texts(request)] for request in requests]
-    templates, answers = wait()
+    with batch() as running:
+        sent = []
+        for request in requests:
+            running.send(request)
+            sent.append(request)
+        known = list(states) or [None] * len(sent)
+        expected = [
+            [sha256(text) for text in expected_texts(request, state)]
+            for request, state in zip(sent, known, strict=True)
+        ]
+        templates, answers = running.answers()
     assert templates == {key: [text, list(rules)] for key, (text, rules) in TEMPLATES.items()}
     explanations = pictures = 0
-    for request, answer, digests in zip(requests, answers, expected, strict=True):
+    for request, answer, digests in zip(sent, answers, expected, strict=True):
         assert "error" not in answer, f"{request}: {answer['error']}"
         got = answer_texts(answer)
         assert len(got) == len(digests), request
         for index, (mine, theirs) in enumerate(zip(got, digests, strict=True)):
             if mine != theirs:
-                pytest.fail(explain_difference(request, index))
+                pytest.fail(show_difference(request, index))
         explanations += len(answer.get("explain", []))
         pictures += "svg" in answer
     return explanations, pictures
@@ -240,9 +272,8 @@ def test_spec_examples_and_questions_explain_and_draw_alike() -> None:
         state = parse_state(text)
         actions = actions_for(state, rng) + ([action] if action else [])
         requests.append({"state": text, "actions": sorted(set(actions)), "svg": True})
-    requests += [
-        {"dice": [a, b, c, d]} for a, b, c, d in [(3, 4, 5, 5), (6, 1, 2, 5), (1, 1, 1, 1)]
-    ]
+    rolls = [(3, 4, 5, 5), (6, 1, 2, 5), (1, 1, 1, 1)]
+    requests += [{"dice": list(roll)} for roll in rolls]
     assert len(question_positions()) >= 30
     explanations, pictures = compare(requests)
     assert explanations > 1000
@@ -255,16 +286,19 @@ def test_random_states_of_several_thousand_games_explain_and_draw_alike() -> Non
     Each state is explained alone and with three of its actions, and drawn.
     """
     rng = random.Random(1414)
-    requests: list[dict[str, object]] = []
-    for state in states_of_games(3200, 160):
-        actions = actions_for(state, rng)
-        chosen = rng.sample(actions, min(3, len(actions)))
-        requests.append({"state": format_state(state), "actions": chosen, "svg": True})
-    phases = {parse_state(str(r["state"])).phase for r in requests}
-    assert phases == set(Phase)
-    assert len(requests) > 3000
-    explanations, pictures = compare(requests)
-    assert pictures == len(requests)
+    states: list[State] = []
+
+    def requests() -> Iterator[dict[str, object]]:
+        for state in states_of_games(3200, 200):
+            states.append(state)
+            actions = actions_for(state, rng)
+            chosen = rng.sample(actions, min(3, len(actions)))
+            yield {"state": format_state(state), "actions": chosen, "svg": True}
+
+    explanations, pictures = compare(requests(), states)
+    assert {state.phase for state in states} == set(Phase)
+    assert pictures > 3000
+    assert explanations > 4 * pictures - pictures // 10
 
 
 def test_boards_whose_coordinates_round_at_an_exact_half() -> None:

@@ -6,6 +6,7 @@
 
 import * as R from './rules.js';
 import * as N from './notation.js';
+import { explain } from './explain.js';
 import { MAX_LINE_BYTES, TOO_LONG, LineError, decode } from './lines.js';
 
 const PROTOCOL = 1;
@@ -19,7 +20,7 @@ const OPS = {
   hello: () => ({
     protocol: PROTOCOL,
     name: 'cantstop JavaScript port',
-    supports: { players: [1, 2, 3, 4], variants: ['A', 'B'], heights: true },
+    supports: { players: [1, 2, 3, 4], variants: ['A', 'B'], heights: true, explain: true },
   }),
   new: (q) => {
     const rules = N.rulesFromJson('rules' in q ? q.rules : {});
@@ -45,6 +46,11 @@ const OPS = {
       choices: table.reduce((n, moves) => n + moves.length, 0),
       busts: table.filter((moves) => moves.length === 0).length,
     };
+  },
+  explain: (q) => {
+    if ('action' in q && typeof q.action !== 'string') throw new Error("'action' must be an action in notation");
+    const action = 'action' in q ? N.parseAction(q.action) : null;
+    return { explanation: explain(stateFrom(q), action).toJson() };
   },
   quit: () => ({}), // the loop ends the session after answering
 };
