@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -607,3 +608,42 @@ def test_every_example_and_question_links_to_its_position_on_the_board(site: Pat
         words = str(question["command"]).split("'")
         assert format_state(parse_state(link["s"])) == words[1], question["id"]
         assert link.get("x") == (words[2].strip() or None), question["id"]
+
+
+def tryit_extension() -> ModuleType:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        return importlib.import_module("cantstop_tryit")
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+
+
+def test_a_tryit_fragment_keeps_the_notation_readable() -> None:
+    """The link holds the state and actions as written, with "_" for a space."""
+    tryit = tryit_extension()
+    assert tryit.fragment("-/- - 0r", ["r3455", "7+10"], "stop") == (
+        "s=-/-_-_0r&a=r3455_7+10&x=stop"
+    )
+    assert tryit.fragment("7:2/- - 0c3455 h7:13 w2 B") == "s=7:2/-_-_0c3455_h7:13_w2_B"
+
+
+def test_the_tryit_bundle_holds_the_browser_modules_and_reads_only_known_forms() -> None:
+    """The page's modules, each after those it imports; an unknown export stops the build."""
+    from sphinx.errors import ExtensionError
+
+    tryit = tryit_extension()
+    assert tryit.module_closure() == ["rules.js", "notation.js", "board.js", "explain.js"]
+    bundle = tryit.bundle()
+    assert "port.js" not in bundle  # the Node-only protocol loop stays out
+    for name in ("rules.js", "notation.js", "board.js", "explain.js"):
+        lines = (tryit.PORT / name).read_text(encoding="utf-8").splitlines()
+        # After its imports, the module's text is in the bundle as it is.
+        last = max((i for i, line in enumerate(lines) if line.startswith("import ")), default=-1)
+        assert "\n".join(lines[last + 1 : last + 200]) in bundle, name
+    with pytest.raises(ExtensionError, match=r"a\.js: line 1: an import or export"):
+        tryit.classic_module("a.js", "export default 1;\n")
+    module = tryit.classic_module(
+        "b.js", "import { x as y } from './a.js';\nexport function f() {}\nexport { y as z };\n"
+    )
+    assert 'const { x: y } = __modules["a.js"];' in module
+    assert "return { z: y, f };" in module
