@@ -317,3 +317,28 @@ def test_boards_whose_coordinates_round_at_an_exact_half() -> None:
     assert any(re.search(r'="\d+\.(12|62)"', picture) for picture in pictures)
     requests: list[dict[str, object]] = [{"state": t, "actions": [], "svg": True} for t in texts]
     assert compare(requests) == (len(texts), len(texts))
+
+
+#: The modules a browser page loads: the rules, the notation, the explanations, the board.
+BROWSER_MODULES = ("rules.js", "notation.js", "explain.js", "board.js")
+
+
+@pytest.mark.parametrize("name", BROWSER_MODULES)
+def test_the_browser_modules_use_nothing_of_node(name: str) -> None:
+    """A page's modules import only each other, one statement a line, and use no Node global.
+
+    The site's build bundles these modules for ``file://`` by reading exactly
+    these import and export forms.
+    """
+    text = (PORT / name).read_text(encoding="utf-8")
+    imports = re.findall(r"^import .*$", text, re.MULTILINE)
+    assert imports or name == "rules.js"
+    for line in imports:
+        found = re.fullmatch(r"import (\{[^}]*\}|\* as \w+) from '\./([a-z]+\.js)';", line)
+        assert found, line
+        assert found.group(2) in BROWSER_MODULES, line
+    assert re.findall(r"^export .*$", text, re.MULTILINE) != []
+    code = re.sub(r"//[^\n]*", "", text)
+    for name_used in ("process", "Buffer", "require", "__dirname", "__filename", "global"):
+        assert not re.search(rf"\b{name_used}\b", code), name_used
+    assert "node:" not in code

@@ -22,6 +22,7 @@ from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.conformance.tags import action_rules, roll_rules, rule_key, state_rules
 from cantstop.dice import ORDERED_ROLLS, pairings, roll_outcomes
 from cantstop.errors import IllegalAction, NotationError, RuleError
+from cantstop.explain import TEMPLATES, explain
 from cantstop.game import Event, Phase, State, new_game, perft
 from cantstop.jsonform import (
     action_from_json,
@@ -35,7 +36,16 @@ from cantstop.notation import format_action, format_state, parse_action, parse_s
 from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Rules, Variant
 from cantstop.spec import Example, load_spec, parse_setup, spec_dir
 
-__all__ = ["CONFIGS", "SUITE", "SUITE_VERSION", "generate", "main", "vectors_dir", "write"]
+__all__ = [
+    "CONFIGS",
+    "SUITE",
+    "SUITE_VERSION",
+    "explanation_features",
+    "generate",
+    "main",
+    "vectors_dir",
+    "write",
+]
 
 #: The name every vector file carries.
 SUITE = "cantstop-conformance"
@@ -806,8 +816,6 @@ def explanation_features(explanation: Mapping[str, Any]) -> set[str]:
 
 
 def _explain_case(number: int, state: State, action: Action | None) -> Case:
-    from cantstop.explain import explain
-
     data = explain(state, action).to_json()
     rules = [r for statement in data["statements"] for r in statement["rules"]]
     fields: dict[str, Any] = {"state": format_state(state)}
@@ -819,9 +827,8 @@ def _explain_case(number: int, state: State, action: Action | None) -> Case:
     return case
 
 
-def _explain_choices(
-    state: State, rng: random.Random
-) -> Iterator[Action | None]:  # the actions worth explaining in ``state``
+def _explain_choices(state: State, rng: random.Random) -> Iterator[Action | None]:
+    """Yield the actions worth explaining in ``state``: none, a legal one and others."""
     yield None
     if state.phase is Phase.CHOOSE:
         yield rng.choice(state.legal_moves())
@@ -841,8 +848,6 @@ def explain_cases(pool: list[State], count: int) -> list[Case]:
     actions on pool states until every sentence and fragment of the template
     table has appeared, or the pool has nothing more to show.
     """
-    from cantstop.explain import TEMPLATES
-
     rng = random.Random("explain")
     chosen: dict[tuple[State, Action | None], None] = {}
     for ex in load_spec().examples:

@@ -49,8 +49,13 @@ const OPS = {
   },
   explain: (q) => {
     if ('action' in q && typeof q.action !== 'string') throw new Error("'action' must be an action in notation");
-    const action = 'action' in q ? N.parseAction(q.action) : null;
-    return { explanation: explain(stateFrom(q), action).toJson() };
+    try {
+      const action = 'action' in q ? N.parseAction(q.action) : null;
+      return { explanation: explain(stateFrom(q), action).toJson() };
+    } catch (e) {
+      if (e instanceof R.RuleError) delete e.at; // two texts: a position would not say which
+      throw e;
+    }
   },
   quit: () => ({}), // the loop ends the session after answering
 };
