@@ -22,6 +22,7 @@ extensions = [
     "sphinx.ext.doctest",
     "cantstop_spec",
     "cantstop_study",
+    "cantstop_tryit",
 ]
 
 source_suffix = {".md": "markdown"}

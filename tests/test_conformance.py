@@ -253,9 +253,7 @@ def test_the_protocol_examples_are_what_the_ports_answer(port: list[str]) -> Non
     assert len(answers) == len(pairs)
     for (request, shown), answer in zip(pairs, answers, strict=True):
         if "..." in shown:
-            assert answer.replace(",", ", ").replace(":", ": ").startswith(shown.split("...")[0]), (
-                request
-            )
+            assert json.dumps(json.loads(answer)).startswith(shown.split("...")[0]), request
         else:
             assert _without_messages(json.loads(answer)) == _without_messages(json.loads(shown))
 

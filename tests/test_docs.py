@@ -15,10 +15,13 @@ from collections.abc import Iterator
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from cantstop.spec import load_spec
+from tests.docsite import built_site
+from tests.extras import require
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -43,10 +46,7 @@ def sphinx(
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    build = sphinx(DOCS, out)
-    assert build.returncode == 0, build.stdout + build.stderr
-    return out
+    return built_site(tmp_path_factory)
 
 
 class Tables(HTMLParser):
@@ -315,6 +315,7 @@ def test_a_malformed_results_file_fails_the_build(tmp_path: Path) -> None:
 def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
     site: Path, tmp_path: Path
 ) -> None:
+    require("playwright")  # check_pages.py drives Chromium through Playwright
     if not Path(CHROMIUM).is_file():
         if os.environ.get("CI") == "true":
             pytest.fail("the browser check needs Chromium: apt-get install -y chromium")
@@ -564,3 +565,85 @@ def test_an_answer_the_engine_confirms_builds(tmp_path: Path) -> None:
     assert "does not hold" not in build.stdout + build.stderr
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "7 is not legal: pairing 1 makes 7 with 10" in html
+
+
+def tryit_links(html: str) -> list[dict[str, str]]:
+    """Return the fields of each "Try it" link's URL fragment on a page."""
+    links = re.findall(r'<a class="cs-tryit-link" href="(?:\.\./)*tryit\.html#([^"]*)"', html)
+    return [
+        {
+            key: value.replace("_", " ")
+            for key, _, value in (p.partition("=") for p in f.split("&amp;"))
+        }
+        for f in links
+    ]
+
+
+def test_every_example_and_question_links_to_its_position_on_the_board(site: Path) -> None:
+    """Each passing spec example with a state, and each question, opens the board there."""
+    from cantstop import format_state, parse_state
+
+    assert (site / "tryit.html").is_file()
+    for example in load_spec().examples:
+        state = example.get("state")
+        if state is None or example.get("notation") is not None:
+            continue
+        page = (site / (example.path.removesuffix(".md") + ".html")).read_text(encoding="utf-8")
+        card = page[page.index(f'id="{example.id.lower()}"') :]
+        card = card[: card.index("</dl>")]
+        (link,) = tryit_links(card)
+        assert link["s"] == state, example.id
+        actions = (example.get("actions") or example.get("action") or "").split()
+        if example.get("error") is not None and actions:
+            # The rejected action is the one the board explains, after the others are played.
+            assert link.get("x") == actions[-1], example.id
+            actions = actions[:-1]
+        assert link.get("a", "").split() == actions, example.id
+    questions = (site / "questions.html").read_text(encoding="utf-8")
+    parser = Positions()
+    parser.feed(questions)
+    links = tryit_links(questions)
+    assert len(links) == len(parser.questions)
+    for question, link in zip(parser.questions, links, strict=True):
+        words = str(question["command"]).split("'")
+        assert format_state(parse_state(link["s"])) == words[1], question["id"]
+        assert link.get("x") == (words[2].strip() or None), question["id"]
+
+
+def tryit_extension() -> ModuleType:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        return importlib.import_module("cantstop_tryit")
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+
+
+def test_a_tryit_fragment_keeps_the_notation_readable() -> None:
+    """The link holds the state and actions as written, with "_" for a space."""
+    tryit = tryit_extension()
+    assert tryit.fragment("-/- - 0r", ["r3455", "7+10"], "stop") == (
+        "s=-/-_-_0r&a=r3455_7+10&x=stop"
+    )
+    assert tryit.fragment("7:2/- - 0c3455 h7:13 w2 B") == "s=7:2/-_-_0c3455_h7:13_w2_B"
+
+
+def test_the_tryit_bundle_holds_the_browser_modules_and_reads_only_known_forms() -> None:
+    """The page's modules, each after those it imports; an unknown export stops the build."""
+    from sphinx.errors import ExtensionError
+
+    tryit = tryit_extension()
+    assert tryit.module_closure() == ["rules.js", "notation.js", "board.js", "explain.js"]
+    bundle = tryit.bundle()
+    assert "port.js" not in bundle  # the Node-only protocol loop stays out
+    for name in ("rules.js", "notation.js", "board.js", "explain.js"):
+        lines = (tryit.PORT / name).read_text(encoding="utf-8").splitlines()
+        # After its imports, the module's text is in the bundle as it is.
+        last = max((i for i, line in enumerate(lines) if line.startswith("import ")), default=-1)
+        assert "\n".join(lines[last + 1 : last + 200]) in bundle, name
+    with pytest.raises(ExtensionError, match=r"a\.js: line 1: an import or export"):
+        tryit.classic_module("a.js", "export default 1;\n")
+    module = tryit.classic_module(
+        "b.js", "import { x as y } from './a.js';\nexport function f() {}\nexport { y as z };\n"
+    )
+    assert 'const { x: y } = __modules["a.js"];' in module
+    assert "return { z: y, f };" in module

@@ -367,6 +367,8 @@ def evidence(case: Case, ask: Ask) -> Evidence | None:
             return _game_evidence(case, ask)
         if kind in ("state", "action", "new"):
             return _notation_evidence(case, ask)
+        if kind == "explain":
+            return _explain_evidence(case, ask)
         if kind == "example" and "state" in case and not case.get("actions"):
             # A spec example about one position: its counts, or its legal moves.
             if "perft" in case["expect"]:
@@ -799,6 +801,60 @@ def _notation_evidence(case: Case, ask: Ask) -> Evidence | None:
     if not blame:
         return None
     return Evidence(case["id"], _normal(blame), f"wrong {kind}", shown, request, expect, got)
+
+
+def _explain_evidence(case: Case, ask: Ask) -> Evidence | None:
+    """Blame the rules of the first statement of an explanation that differs.
+
+    Each statement cites the rules it applies (spec/explain.md), so the first
+    one the port gets wrong names the rules it most likely misreads; a wrong
+    list of moves blames the rules the statements about the moves cite.
+    """
+    request: Message = {"op": "explain", "state": case["state"]}
+    if "action" in case:
+        request["action"] = case["action"]
+    answer = _answer(ask, request)
+    expect = case["expect"]
+    state = case["state"]
+    if "error" in expect:
+        if answer.get("ok") is False and _error_rule(answer) == expect["error"]:
+            return None
+        what = "accepted" if answer.get("ok") is True else "refused under another rule"
+        blame = {expect["error"]: 1.0}
+        return Evidence(case["id"], blame, what, "", request, expect, _shown(answer))
+    if answer.get("ok") is not True:
+        blame = _refusal_blame(parse_state(state), answer, case["rules"])
+        return Evidence(case["id"], blame, "refused", state, request, None, _shown(answer))
+    got = answer.get("explanation")
+    want = expect["explanation"]
+    if _same_json(got, want):
+        return None
+    mine = got.get("statements") if isinstance(got, dict) else None
+    mine = mine if isinstance(mine, list) else []
+    for index, statement in enumerate(want["statements"]):
+        theirs = mine[index] if index < len(mine) else None
+        if not _same_json(theirs, statement):
+            what = f"statement {index + 1} ({statement['kind']}) differs"
+            blame = _uniform(statement["rules"])
+            return Evidence(case["id"], blame, what, state, request, statement, theirs)
+    if isinstance(got, dict) and not _same_json(got.get("moves"), want["moves"]):
+        cited = [
+            r
+            for statement in want["statements"]
+            if statement["kind"].startswith("move")
+            for r in statement["rules"]
+        ]
+        blame = _uniform(cited or case["rules"])
+        return Evidence(case["id"], blame, "the legal moves", state, request, want["moves"], got)
+    extra = mine[len(want["statements"]) :]
+    what = "statements the rules do not give" if extra else "the fields of the explanation"
+    shown = extra[0] if extra else got
+    return Evidence(case["id"], _uniform(case["rules"]), what, state, request, None, shown)
+
+
+def _same_json(got: object, want: object) -> bool:
+    """Whether two JSON values are equal (``true`` is not ``1``; key order does not count)."""
+    return json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
 
 
 def _error_rule(answer: Message) -> str | None:

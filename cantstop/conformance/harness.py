@@ -30,7 +30,7 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -54,6 +54,7 @@ __all__ = [
     "Port",
     "PortFailure",
     "Run",
+    "explanation_difference",
     "is_glob",
     "load_cases",
     "read_known_failures",
@@ -330,8 +331,9 @@ def _handshake_problem(answer: Message) -> str | None:
     variants = supports.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         return "'supports.variants' is not a list of strings"
-    if not isinstance(supports.get("heights", False), bool):
-        return "'supports.heights' is not true or false"
+    for flag in ("heights", "explain"):
+        if not isinstance(supports.get(flag, False), bool):
+            return f"'supports.{flag}' is not true or false"
     return None
 
 
@@ -456,6 +458,8 @@ def _asked(message: Message) -> str:
     op = message.get("op")
     if op == "apply":
         return f"apply of {message.get('action')} to {message.get('state')}"
+    if op == "explain" and "action" in message:
+        return f"explain of {message['action']} in {message.get('state')}"
     if "state" in message:
         return f"{op} of {message['state']}"
     if "text" in message:
@@ -683,6 +687,98 @@ def _run_example(port: Port, case: Case) -> None:
         _same("action read from the JSON form", answer.get("action"), actions[0])
 
 
+def explanation_difference(got: object, want: Mapping[str, Any]) -> tuple[str, list[str]] | None:
+    """Say where an explanation's JSON form differs from the expected one, or return ``None``.
+
+    The two are compared as JSON values (the order of an object's keys does not
+    matter; ``true`` is not ``1``).  The answer is a sentence and lines that show
+    the first statement that differs in its text form (spec/explain.md, X1.2).
+
+    >>> want = {"format": "cantstop-explain/1", "moves": ["7"], "statements": []}
+    >>> explanation_difference({**want, "moves": ["7", "8"]}, want)[0]
+    'the field moves: got ["7", "8"], expected ["7"]'
+    """
+    if _canonical(got) == _canonical(want):
+        return None
+    if not isinstance(got, dict):
+        return f"the answer is not an explanation object: {_printable(json.dumps(got), 200)}", []
+    for key in want:
+        if key != "statements" and _canonical(got.get(key)) != _canonical(want[key]):
+            shown = _printable(json.dumps(got.get(key)), 200)
+            return f"the field {key}: got {shown}, expected {json.dumps(want[key])}", []
+    extra = sorted(set(got) - set(want))
+    if extra:
+        return f"fields the explanation does not have: {', '.join(map(str, extra))}", []
+    mine = got.get("statements")
+    theirs = want["statements"]
+    if not isinstance(mine, list):
+        return f"statements is not a list: {_printable(json.dumps(mine), 200)}", []
+    for index, expected in enumerate(theirs):
+        if index >= len(mine):
+            return (
+                f"{len(mine)} statements, expected {len(theirs)}; the first missing",
+                [f"expected: {_statement_line(expected)}"],
+            )
+        if _canonical(mine[index]) != _canonical(expected):
+            return _statement_difference(index, mine[index], expected)
+    return (
+        f"{len(mine)} statements, expected {len(theirs)}; the first extra",
+        [f"got: {_statement_line(mine[len(theirs)])}"],
+    )
+
+
+def _statement_difference(
+    index: int, got: object, want: Mapping[str, Any]
+) -> tuple[str, list[str]]:
+    """Say how the statement at ``index`` differs: the first field, and both lines."""
+    field = next(
+        (k for k in want if _canonical(_get(got, k)) != _canonical(want[k])), "fields it has"
+    )
+    lines = [f"got:      {_statement_line(got)}", f"expected: {_statement_line(want)}"]
+    if field == "data":
+        lines.append(f"got data:      {_printable(json.dumps(_get(got, 'data')), 300)}")
+        lines.append(f"expected data: {json.dumps(want['data'])}")
+    return f"statement {index + 1} differs in its {field}", lines
+
+
+def _canonical(value: object) -> str:
+    """Return ``value`` as JSON with sorted keys: equal values, equal text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _get(value: object, key: str) -> object:
+    return value.get(key) if isinstance(value, dict) else None
+
+
+def _statement_line(statement: object) -> str:
+    """Return a statement as its line of the text form, shown safely whatever the port sent."""
+    if not isinstance(statement, dict):
+        return _printable(json.dumps(statement), 300)
+    depth = statement.get("depth")
+    text = statement.get("text")
+    rules = statement.get("rules")
+    indent = "  " * depth if type(depth) is int and 0 <= depth < 10 else f"[depth {depth!r}] "
+    said = text[:-1] if isinstance(text, str) and text.endswith(".") else json.dumps(text)
+    cited = ", ".join(map(str, rules)) if isinstance(rules, list) else json.dumps(rules)
+    kind = _printable(str(statement.get("kind")), 40)
+    return _printable(f"[{kind}] {indent}{said} ({cited}).", 400)
+
+
+def _run_explain(port: Port, case: Case) -> None:
+    message: Message = {"op": "explain", "state": case["state"]}
+    if "action" in case:
+        message["action"] = case["action"]
+    expect = case["expect"]
+    if "error" in expect:
+        _expect_error(port, message, expect["error"])
+        return
+    got = _ok(port, message).get("explanation")
+    differs = explanation_difference(got, expect["explanation"])
+    if differs is not None:
+        what, lines = differs
+        raise Mismatch(f"{_asked(message)}: {what}", lines)
+
+
 RUNNERS: dict[str, Callable[[Port, Case], None]] = {
     "moves": _run_moves,
     "apply": _run_apply,
@@ -693,6 +789,7 @@ RUNNERS: dict[str, Callable[[Port, Case], None]] = {
     "state": _run_parse("state"),
     "action": _run_parse("action"),
     "example": _run_example,
+    "explain": _run_explain,
 }
 
 
@@ -871,7 +968,7 @@ def _supported(hello: Message | None, needs: Iterable[str]) -> str | None:
             return need
         if key == "variant" and value not in supports.get("variants", []):
             return need
-        if key == "heights" and not supports.get("heights", False):
+        if key in ("heights", "explain") and supports.get(key, False) is not True:
             return need
     return None
 

@@ -25,6 +25,7 @@ from typing import IO, Any, TextIO
 from cantstop.conformance._lines import MAX_SAFE_INTEGER, LineError, decode, lines
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import CantStopError, IllegalAction, NotationError, RuleError
+from cantstop.explain import explain
 from cantstop.game import Phase, new_game, perft
 from cantstop.jsonform import (
     action_from_json,
@@ -58,7 +59,12 @@ def _hello(request: Message) -> Message:
     return {
         "protocol": PROTOCOL_VERSION,
         "name": "cantstop reference engine (Python)",
-        "supports": {"players": [1, 2, 3, 4], "variants": ["A", "B"], "heights": True},
+        "supports": {
+            "players": [1, 2, 3, 4],
+            "variants": ["A", "B"],
+            "heights": True,
+            "explain": True,
+        },
     }
 
 
@@ -112,6 +118,12 @@ def _perft(request: Message) -> Message:
     return {"choices": counts.choices, "busts": counts.busts}
 
 
+def _explain(request: Message) -> Message:
+    state = parse_state(_field(request, "state", str))
+    action = parse_action(_field(request, "action", str)) if "action" in request else None
+    return {"explanation": explain(state, action).to_json()}
+
+
 _OPS: dict[str, Callable[[Message], Message]] = {
     "hello": _hello,
     "new": _new,
@@ -121,6 +133,7 @@ _OPS: dict[str, Callable[[Message], Message]] = {
     "apply": _apply,
     "rolls": _rolls,
     "perft": _perft,
+    "explain": _explain,
     "quit": lambda request: {},
 }
 

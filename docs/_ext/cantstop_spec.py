@@ -36,6 +36,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cantstop_tryit import example_link, tryit_link
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
@@ -48,7 +49,7 @@ from sphinx.util.docutils import SphinxDirective
 from cantstop.actions import Action, Roll
 from cantstop.errors import CantStopError, IllegalAction
 from cantstop.game import State
-from cantstop.notation import format_action, parse_action, parse_state
+from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.spec import Example, ExampleFailure, Spec, load_spec, run_example
 from cantstop.svg import dice_svg, state_svg
 
@@ -162,7 +163,7 @@ class SpecExamples(SphinxTransform):
                 data["failures"].setdefault(docname, []).append(failure)
             data["examples"].setdefault(docname, []).append(example.id)
             try:
-                rendered = _render(example, failure)
+                rendered = _render(example, failure, docname)
             except Exception as exc:
                 if failure is None:  # pragma: no cover - a passing example always renders
                     raise
@@ -504,9 +505,15 @@ def _render_header(example: Example, failure: str | None) -> nodes.container:
     return box
 
 
-def _render(example: Example, failure: str | None) -> nodes.container:
-    """Return the nodes that show ``example``: header, pictures and expected outcome."""
+def _render(example: Example, failure: str | None, docname: str) -> nodes.container:
+    """Return the nodes that show ``example``: header, pictures, expected outcome, "Try it" link."""
     box = _render_header(example, failure)
+    found = example_link(example) if failure is None else None
+    if found is not None:
+        meta = box.children[-1]
+        assert isinstance(meta, nodes.paragraph)
+        meta += nodes.Text(" · ")
+        meta += tryit_link(docname, *found)
     text = example.get("actions") or example.get("action") or ""
     actions: list[Action] = [parse_action(a) for a in text.split()]
     error = example.get("error")
@@ -751,6 +758,13 @@ class ExplainedPosition(SphinxDirective):
             "" if action is None else f" {format_action(action)}"
         )
         box += nodes.literal_block(command, command, language="sh", classes=["cs-command"])
+        try_it = nodes.paragraph(classes=["cs-tryit-line"])
+        try_it += tryit_link(
+            self.env.docname,
+            format_state(state),
+            explain=None if action is None else format_action(action),
+        )
+        box += try_it
         lines = nodes.container(classes=["cs-explain"])
         for statement in found.statements:
             line = nodes.paragraph(classes=["cs-line", f"cs-depth-{statement.depth}"])

@@ -1,9 +1,8 @@
-'use strict';
 // State and action notation (spec/notation.md, N1 and N2) and the JSON form (N3).
 
-const R = require('./rules');
+import * as R from './rules.js';
+import { RuleError, isInt, cols, sameMap } from './rules.js';
 
-const { RuleError, isInt, cols, sameMap } = R;
 const PHASE_LETTER = { roll: 'r', choose: 'c', decide: 'd', over: 'x' };
 const LETTER_PHASE = { r: 'roll', c: 'choose', d: 'decide', x: 'over' };
 
@@ -292,6 +291,6 @@ function actionFromJson(data) {
   return { type: 'stop' };
 }
 
-module.exports = {
+export {
   formatState, formatAction, parseState, parseAction, stateToJson, actionToJson, rulesFromJson, stateFromJson, actionFromJson,
 };

@@ -1,4 +1,3 @@
-'use strict';
 // The rules of Can't Stop, written from the chapters of spec/rules/ and
 // spec/notation.md. Rule ids in comments and errors refer to those chapters.
 // Boards and positions are plain objects from column number to space; integer
@@ -337,7 +336,8 @@ function rollTable(s) {
   return ORDERED_ROLLS.map((d) => movesFor(s, [...d].sort((x, y) => x - y)).map(moveText));
 }
 
-module.exports = {
-  COLUMNS, STANDARD, RuleError, isInt, cols, sameMap, makeRules, standardRules, checkState,
-  wonColumns, winnerOf, legalMoves, moveText, apply, newGame, rollTable,
+export {
+  COLUMNS, STANDARD, MAX_MARKERS, RuleError, isInt, cols, sameMap, makeRules, standardRules, checkState,
+  wonColumns, winnerOf, landing, playSum, pairings, legalMoves, movesFor, moveText, apply, newGame,
+  ORDERED_ROLLS, rollTable,
 };
