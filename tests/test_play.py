@@ -24,6 +24,7 @@ from cantstop.players import Rule28Player
 from cantstop.record import PlaySetup, RecordWriter, read_header, replay_record
 from cantstop.text import render_board
 from tests.independent import move_result, read_state, whole_roll_counts
+from tests.streams import read_until
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\033\[[0-9;]*m")
@@ -547,19 +548,6 @@ def test_resume_of_a_bad_record_is_a_clear_error(
 # -- Whole sessions: a kill, and a pseudo-terminal ---------------------------------------------
 
 
-def _read_until(stream: int, marker: bytes, timeout: float = 30) -> bytes:
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while marker not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([stream], [], [], 0.5)
-        if ready:
-            chunk = os.read(stream, 4096)
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
 def test_a_game_killed_at_a_prompt_resumes_with_every_action(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -574,10 +562,10 @@ def test_a_game_killed_at_a_prompt_resumes_with_every_action(
     assert proc.stdin is not None
     assert proc.stdout is not None
     with proc, proc.stdin, proc.stdout:
-        out = _read_until(proc.stdout.fileno(), b"your move")
+        out = read_until(proc.stdout.fileno(), b"your move", timeout=30)
         proc.stdin.write(b"a\n")
         proc.stdin.flush()
-        out += _read_until(proc.stdout.fileno(), b"roll again or stop?")
+        out += read_until(proc.stdout.fileno(), b"roll again or stop?", timeout=30)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
     assert b"roll again or stop?" in out

@@ -6,7 +6,6 @@ import contextlib
 import io
 import os
 import random
-import select
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from cantstop import Rules, Stop, new_game
 from cantstop.cli import main
 from cantstop.players import RandomPlayer, Rule28Player
 from cantstop.simulate import play_game, simulate, wilson_interval
+from tests.streams import read_until
 
 
 def test_results_do_not_depend_on_the_number_of_processes() -> None:
@@ -142,19 +142,6 @@ def test_results_are_the_same_under_every_start_method(method: str) -> None:
     assert two.results == one.results
 
 
-def _read_until(stream: int, marker: bytes, timeout: float = 60) -> bytes:
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while marker not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([stream], [], [], 0.2)
-        if ready:
-            chunk = os.read(stream, 4096)
-            if not chunk:
-                break
-            seen += chunk
-    return seen
-
-
 def _group_ends(group: int, within: float) -> bool:
     """Wait until no process of ``group`` is left; return whether that happened in time."""
     deadline = time.monotonic() + within
@@ -192,7 +179,7 @@ def test_ctrl_c_ends_the_run_with_130_and_no_traceback(method: str) -> None:
     )
     assert proc.stderr is not None
     try:
-        err = _read_until(proc.stderr.fileno(), b" games")  # the workers are playing
+        err = read_until(proc.stderr.fileno(), b" games", timeout=60)  # the workers are playing
         os.killpg(proc.pid, signal.SIGINT)
         out, rest = proc.communicate(timeout=30)
         gone = _group_ends(proc.pid, within=10)

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cantstop_spec import _literal, _table
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
@@ -62,33 +63,6 @@ def read_study(path: Path) -> dict[str, Any]:
         if rank is not None and (not isinstance(rank, int) or isinstance(rank, bool) or rank < 1):
             raise ValueError(f"{where}: 'rank' must be a positive int or null")
     return data
-
-
-def _literal(text: str) -> nodes.literal:
-    return nodes.literal(text, text)
-
-
-def _table(headers: list[str], rows: list[list[str | nodes.Node]]) -> nodes.table:
-    table = nodes.table(classes=["cs-table"])
-    group = nodes.tgroup(cols=len(headers))
-    table += group
-    for _ in headers:
-        group += nodes.colspec(colwidth=1)
-    head = nodes.thead()
-    row = nodes.row()
-    for header in headers:
-        row += nodes.entry("", nodes.paragraph(header, header))
-    head += row
-    group += head
-    body = nodes.tbody()
-    for cells in rows:
-        row = nodes.row()
-        for cell in cells:
-            content = cell if isinstance(cell, nodes.Node) else nodes.Text(cell)
-            row += nodes.entry("", nodes.paragraph("", "", content))
-        body += row
-    group += body
-    return table
 
 
 class StudyResults(SphinxDirective):
