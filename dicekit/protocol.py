@@ -1,0 +1,165 @@
+"""The game protocol: what a game provides so that the layer can run it.
+
+The model is OpenSpiel's game interface: a game has a configuration, an
+initial state, and states that say whose decision it is or that chance acts
+(with the chance outcomes and their exact probabilities), list their legal
+actions and apply one.  Chance is an ordinary action, so a game replays
+exactly from its actions.  On top, each game has a one-line notation and JSON
+forms with exact round trips, an invariant check, and a drawing.
+
+States and actions are the game's own immutable, hashable values; the layer
+handles them only through the game object.  Every refusal raises an error of
+:mod:`dicekit.errors` naming the spec rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+__all__ = ["JSON", "ActionT", "Bot", "ConfigT", "Game", "GameInfo", "StateT"]
+
+#: A value as :func:`json.loads` returns it.
+JSON = Any
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+ConfigT = TypeVar("ConfigT")
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What the layer shows of a game: its names, its player counts and where its spec lives."""
+
+    #: The name commands and the port protocol use (``--game NAME``, ``hello``): lower case.
+    name: str
+    #: The title shown to readers.
+    title: str
+    #: The fewest and most players a configuration may have.
+    min_players: int
+    max_players: int
+    #: The directory of the game's spec: its rules chapters, notation and examples.
+    spec_dir: Path
+
+
+class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
+    """What a game gives the layer.
+
+    Every method is a pure function of its arguments.  Methods that read
+    input (``config_from_json``, ``parse_*``, ``*_from_json``) raise
+    :class:`~dicekit.errors.NotationError` or
+    :class:`~dicekit.errors.InvalidConfig`; ``apply`` raises
+    :class:`~dicekit.errors.IllegalAction`; ``check`` raises
+    :class:`~dicekit.errors.InvalidState`.  Each names the rule.
+    """
+
+    info: GameInfo
+
+    # -- configuration ---------------------------------------------------------------
+    def config(self, players: int) -> ConfigT:
+        """Return the standard configuration for ``players`` players."""
+        ...
+
+    def config_from_json(self, data: JSON) -> ConfigT:
+        """Return the configuration a JSON object describes; omitted fields take their default."""
+        ...
+
+    def config_to_json(self, config: ConfigT) -> JSON:
+        """Return the JSON object of ``config``: only the fields that differ from the default."""
+        ...
+
+    # -- states and turns ------------------------------------------------------------
+    def new_game(self, config: ConfigT, first_player: int = 0) -> StateT:
+        """Return the opening state."""
+        ...
+
+    def player(self, state: StateT) -> int:
+        """Return whose turn it is (during chance, the player the dice are thrown for)."""
+        ...
+
+    def is_over(self, state: StateT) -> bool:
+        """Return whether the game has ended."""
+        ...
+
+    def winner(self, state: StateT) -> int | None:
+        """Return the winner of a finished game, ``None`` while it goes on."""
+        ...
+
+    def chance_outcomes(self, state: StateT) -> Sequence[tuple[ActionT, Fraction]]:
+        """Return chance's actions with their exact probabilities, or nothing when a player acts.
+
+        The probabilities are exact and sum to 1.
+        """
+        ...
+
+    def legal_actions(self, state: StateT) -> Sequence[ActionT]:
+        """Return the actions open to the player now, in the game's canonical order.
+
+        Empty when chance acts or the game is over.
+        """
+        ...
+
+    def apply(self, state: StateT, action: ActionT) -> StateT:
+        """Return the state after ``action``; an illegal one raises ``IllegalAction``."""
+        ...
+
+    def check(self, state: StateT) -> None:
+        """Raise ``InvalidState`` naming the rule if ``state`` breaks an invariant of the spec."""
+        ...
+
+    # -- notation and JSON -----------------------------------------------------------
+    def format_state(self, state: StateT) -> str:
+        """Return the one-line canonical notation of ``state``."""
+        ...
+
+    def parse_state(self, text: str) -> StateT:
+        """Return the state that ``text`` denotes (the inverse of ``format_state``)."""
+        ...
+
+    def format_action(self, action: ActionT) -> str:
+        """Return the notation of ``action``."""
+        ...
+
+    def parse_action(self, text: str) -> ActionT:
+        """Return the action that ``text`` denotes (the inverse of ``format_action``)."""
+        ...
+
+    def state_to_json(self, state: StateT) -> JSON:
+        """Return the JSON form of ``state``."""
+        ...
+
+    def state_from_json(self, data: JSON) -> StateT:
+        """Return the state of a JSON form (the inverse of ``state_to_json``)."""
+        ...
+
+    def action_to_json(self, action: ActionT) -> JSON:
+        """Return the JSON form of ``action``."""
+        ...
+
+    def action_from_json(self, data: JSON) -> ActionT:
+        """Return the action of a JSON form (the inverse of ``action_to_json``)."""
+        ...
+
+    # -- pictures and players --------------------------------------------------------
+    def state_svg(self, state: StateT) -> str:
+        """Return a drawing of ``state`` as a standalone SVG document."""
+        ...
+
+    def bots(self) -> Mapping[str, Callable[[], Bot[StateT, ActionT]]]:
+        """Return the built-in players by name (at least ``random``)."""
+        ...
+
+
+class Bot(Protocol, Generic[StateT, ActionT]):
+    """A built-in player: picks one of the legal actions, drawing only from ``rng``."""
+
+    #: A short name for tables and prompts.
+    name: str
+
+    def act(self, state: StateT, rng: random.Random) -> ActionT:
+        """Return one of the legal actions of ``state``."""
+        ...
