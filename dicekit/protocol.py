@@ -29,6 +29,8 @@ JSON = Any
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 ConfigT = TypeVar("ConfigT")
+_StateIn = TypeVar("_StateIn", contravariant=True)
+_ActionOut = TypeVar("_ActionOut", covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +156,12 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
         ...
 
 
-class Bot(Protocol, Generic[StateT, ActionT]):
+class Bot(Protocol, Generic[_StateIn, _ActionOut]):
     """A built-in player: picks one of the legal actions, drawing only from ``rng``."""
 
     #: A short name for tables and prompts.
     name: str
 
-    def act(self, state: StateT, rng: random.Random) -> ActionT:
+    def act(self, state: _StateIn, rng: random.Random) -> _ActionOut:
         """Return one of the legal actions of ``state``."""
         ...
