@@ -26,6 +26,7 @@ from cantstop import (
     parse_state,
     perft,
 )
+from cantstop.actions import Action
 from cantstop.dice import roll_outcomes
 from tests.games import CONFIGS, random_game
 
@@ -35,6 +36,7 @@ SORTED_ROLLS = [roll for roll, _ in roll_outcomes()]
 def _successors(state: State) -> list[tuple[str, str]]:
     """Return (action, next state text) for every action the state allows, or why it refuses."""
     out = []
+    actions: list[Action]
     if state.phase is Phase.CHOOSE:
         actions = list(state.legal_moves())
     elif state.phase in (Phase.ROLL, Phase.DECIDE):
