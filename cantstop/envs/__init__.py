@@ -237,7 +237,6 @@ def observation_size(players: int) -> int:
 
 
 _ROLL, _CHOOSE, _DECIDE, _OVER = Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
-_PHASE_NUMBER = {_ROLL: 0, _CHOOSE: 1, _DECIDE: 2, _OVER: 3}
 
 
 class _Layout:
@@ -245,7 +244,10 @@ class _Layout:
 
     Each offset is the index of column 0 of its field, so that column ``c``
     is at ``offset + c``; the squares and the won columns of the player
-    ``k`` seats after the observer are ``11 * k`` further.
+    ``k`` seats after the observer are ``11 * k`` further.  The squares of a
+    game change only when a turn ends, and the engine hands the same tuple of
+    them from state to state within a turn, so the part of the vector they
+    fill is kept for the last tuple seen by each observer.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -262,9 +264,44 @@ class _Layout:
         self.blank = np.zeros(observation_size(n), dtype=np.float32)
         for column in self.heights:
             self.blank[fields["board"].start - 2 + column] = 1
+        self._boards: dict[int, tuple[tuple[Mapping[int, int], ...], npt.NDArray[np.float32]]] = {}
+
+    def board(self, state: State, observer: int) -> npt.NDArray[np.float32]:
+        """Return a vector with the board, the squares and the won columns filled in; keep it."""
+        squares = state.squares
+        kept = self._boards.get(observer)
+        if kept is not None and kept[0] is squares:
+            return kept[1]
+        n = self.players
+        heights = self.heights
+        vector = self.blank.copy()
+        for p, theirs in enumerate(squares):
+            start = self.squares + 11 * ((p - observer) % n)
+            for column in theirs:
+                vector[start + column] = theirs[column] / heights[column]
+        won = state.won
+        for column in won:
+            vector[self.won + 11 * ((won[column] - observer) % n) + column] = 1
+        self._boards[observer] = (squares, vector)
+        return vector
 
 
-_layout = functools.lru_cache(maxsize=16)(_Layout)
+#: Layouts by the identity of their rules, which each entry keeps alive: the
+#: environments ask with the same rules at every step, and an identity
+#: lookup is cheaper than hashing the rules.
+_LAYOUTS: dict[int, tuple[Rules, _Layout]] = {}
+
+
+def _layout(rules: Rules) -> _Layout:
+    """Return the layout of ``rules``, made once per rules object."""
+    entry = _LAYOUTS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_LAYOUTS) >= 64:
+        _LAYOUTS.clear()
+    layout = _Layout(rules)
+    _LAYOUTS[id(rules)] = (rules, layout)
+    return layout
 
 
 def observation(
@@ -277,13 +314,14 @@ def observation(
     a turn).
     """
     layout = _layout(state.rules)
-    n = layout.players
-    heights = layout.heights
-    vector = layout.blank.copy()
+    vector = layout.board(state, observer).copy()
     phase = state.phase
-    if phase is not _OVER:
-        vector[layout.current + (state.player - observer) % n] = 1
-    vector[layout.phase + (0 if awaiting_dice else _PHASE_NUMBER[phase])] = 1
+    if phase is _OVER:
+        number = 3
+    else:
+        vector[layout.current + (state.player - observer) % layout.players] = 1
+        number = 0 if awaiting_dice or phase is _ROLL else 1 if phase is _CHOOSE else 2
+    vector[layout.phase + number] = 1
     dice = state.dice
     if dice is not None:
         start = layout.dice
@@ -292,16 +330,10 @@ def observation(
         vector[start + 12 + dice[2]] = 1
         vector[start + 18 + dice[3]] = 1
     start = layout.markers
+    heights = layout.heights
     markers = state.markers
     for column in markers:
         vector[start + column] = markers[column] / heights[column]
-    for p, theirs in enumerate(state.squares):
-        start = layout.squares + 11 * ((p - observer) % n)
-        for column in theirs:
-            vector[start + column] = theirs[column] / heights[column]
-    won = state.won
-    for column in won:
-        vector[layout.won + 11 * ((won[column] - observer) % n) + column] = 1
     return vector
 
 

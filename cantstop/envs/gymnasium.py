@@ -70,7 +70,7 @@ from cantstop.envs._rewards import (
     check_real,
     check_solitaire_reward,
 )
-from cantstop.envs._table import _Table
+from cantstop.envs._table import _Dice, _Table
 from cantstop.game import State
 from cantstop.notation import format_state
 from cantstop.rules import Rules
@@ -139,9 +139,16 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
         )
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._table: _Table | None = None
+        self._dice: _Dice | None = None
         self._shaping = Shaping(self.shaping, self.gamma, [0.0])
         #: Why the episode ended, once it has: None while it runs.
         self._ended: str | None = None
+
+    def _dice_of(self, rng: np.random.Generator) -> _Dice:
+        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
+        if self._dice is None or self._dice.rng is not rng:
+            self._dice = _Dice(rng)
+        return self._dice
 
     @property
     def engine_state(self) -> State:
@@ -171,7 +178,7 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a new game; ``seed`` seeds the dice."""
         super().reset(seed=seed)
-        table = self._table = _Table(self.rules, self.np_random, self.max_turns)
+        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
         self._ended = None
         if self.shaping:
             self._shaping = Shaping(self.shaping, self.gamma, [progress(table.state, 0)])

@@ -56,7 +56,7 @@ from pettingzoo import AECEnv
 
 from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
 from cantstop.envs._rewards import Shaping, check_max_turns, check_real, outcome_returns
-from cantstop.envs._table import _Table
+from cantstop.envs._table import _Dice, _Table
 from cantstop.game import State
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
@@ -129,6 +129,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self._table: _Table | None = None
+        self._dice: _Dice | None = None
         self._shaping = Shaping(self.shaping, self.gamma, [0.0] * rules.players)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
@@ -138,6 +139,12 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the action space of ``agent``."""
         return self.action_spaces[agent]
+
+    def _dice_of(self, rng: np.random.Generator) -> _Dice:
+        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
+        if self._dice is None or self._dice.rng is not rng:
+            self._dice = _Dice(rng)
+        return self._dice
 
     @property
     def engine_state(self) -> State:
@@ -178,7 +185,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """Start a new game; ``seed`` seeds the dice."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        table = self._table = _Table(self.rules, self.np_random, self.max_turns)
+        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
