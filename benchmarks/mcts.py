@@ -65,7 +65,7 @@ class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
     def prior(self, state: CantStopState) -> list[tuple[int, float]]:
         """Return the chance outcomes at a chance node, else the legal actions, uniformly."""
         if state.is_chance_node():
-            return state.chance_outcomes()  # type: ignore[no-any-return]
+            return state.chance_outcomes()
         legal = state.legal_actions()
         return [(action, 1.0 / len(legal)) for action in legal]
 
