@@ -541,6 +541,25 @@ def test_pettingzoo_truncates_at_the_turn_limit_with_nothing_won() -> None:
     assert info["turns"] == 7
 
 
+def test_pettingzoo_an_always_rolling_policy_is_truncated_by_the_default_turn_limit() -> None:
+    environment = CantStopAEC(players=4)
+    environment.reset(seed=0)
+    steps = 0
+    for _ in environment.agent_iter():
+        observation, _, termination, truncation, info = environment.last()
+        if termination or truncation:
+            assert truncation
+            assert not termination
+            environment.step(None)
+            continue
+        mask = observation["action_mask"]
+        environment.step(ROLL if mask[ROLL] else int(np.flatnonzero(mask)[0]))
+        steps += 1
+    assert environment.engine_state.winner is None
+    assert info["turns"] == MAX_TURNS
+    assert steps <= 70 * MAX_TURNS
+
+
 def test_pettingzoo_action_masks_and_observed_masks() -> None:
     environment = CantStopAEC(players=2)
     environment.reset(seed=8)

@@ -153,9 +153,10 @@ def test_solitaire_returns_minus_the_turns_the_game_took() -> None:
     assert _load(players=1, solitaire_reward="win").max_utility() == 1.0
 
 
-def test_an_always_rolling_player_is_stopped_by_the_turn_limit() -> None:
-    game = _load(players=2, max_turns=60)
-    assert game.max_game_length() == 60 * 2 * 35
+@pytest.mark.parametrize("max_turns", [60, MAX_TURNS])
+def test_an_always_rolling_player_is_stopped_by_the_turn_limit(max_turns: int) -> None:
+    game = _load(players=2) if max_turns == MAX_TURNS else _load(players=2, max_turns=max_turns)
+    assert game.max_game_length() == max_turns * 2 * 35
     rng = random.Random(3)
     state = game.new_initial_state()
     decisions = 0
@@ -171,7 +172,7 @@ def test_an_always_rolling_player_is_stopped_by_the_turn_limit() -> None:
     assert state.returns() == [0.0, 0.0]
     assert state.legal_actions() == []
     assert str(state).endswith(" limit")
-    assert state.turns_ended == 60
+    assert state.turns_ended == max_turns
     assert decisions <= game.max_game_length()
     assert len(state.history()) <= game.max_history_length()
 
