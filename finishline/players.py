@@ -22,7 +22,7 @@ from finishline.actions import Action
 from finishline.rules import Board
 from finishline.state import State
 
-__all__ = ["PLAYERS", "RacerPlayer", "RandomPlayer", "distance", "score"]
+__all__ = ["HAND_COST", "PLAYERS", "RacerPlayer", "RandomPlayer", "distance", "score"]
 
 
 class RandomPlayer:
@@ -41,14 +41,18 @@ class RandomPlayer:
         return rng.choice(state.legal_actions())
 
 
-def distance(board: Board, across: int, counters: int, player: int) -> int:
-    """Return how many rows ``player``'s counters still have to go to the line, in all.
+#: The die uses a counter in hand still needs: one to place it, then on average 3.5 rows.
+HAND_COST = 4.5
 
-    A counter in row r has r rows to go, one across none, and one in hand 7:
-    a placement puts it in some row, which is at least one row of progress.
+
+def distance(board: Board, across: int, counters: int, player: int) -> float:
+    """Return how many die uses ``player``'s counters still need to cross the line, in all.
+
+    A counter in row r needs r (one per row), one across none, and one in hand
+    :data:`HAND_COST`: one die to place it, in a row from 1 to 6, 3.5 on average.
 
     >>> distance((None,) * 24, 0, 6, 0)
-    42
+    27.0
     """
     on_board = 0
     rows = 0
@@ -56,41 +60,49 @@ def distance(board: Board, across: int, counters: int, player: int) -> int:
         if owner == player:
             on_board += 1
             rows += c // 4 + 1
-    return rows + 7 * (counters - on_board - across)
+    return rows + HAND_COST * (counters - on_board - across)
 
 
-def _blocked(board: Board, player: int) -> tuple[int, int]:
-    """Count ``player``'s counters blocked from behind, and others' counters the player blocks."""
+def _blocking(board: Board, player: int) -> tuple[int, int, int]:
+    """Count the player's blocked counters, the rival counters it blocks, and its free rows.
+
+    A free row is a row where the player has a counter that can move forward.
+    """
     mine = theirs = 0
-    for c in range(4, 24):
-        owner, above = board[c], board[c - 4]
-        if owner is None or above is None:
-            continue
+    rows = set()
+    for c, owner in enumerate(board):
+        above = board[c - 4] if c >= 4 else None
         if owner == player:
-            mine += 1
-        elif above == player:
+            if above is None:
+                rows.add(c // 4)
+            else:
+                mine += 1
+        elif owner is not None and above == player:
             theirs += 1
-    return mine, theirs
+    return mine, theirs, len(rows)
 
 
 def score(state: State, action: Action) -> float:
     """Return how good ``action`` is for the player of ``state``: higher is better.
 
-    The racer's measure: rows gained towards the line (:func:`distance`),
-    then a little for each rival counter left blocked behind the player's,
-    less a little for each of the player's own counters left blocked.
+    The racer's measure: the die uses it saves towards the line
+    (:func:`distance`), plus one for each rival counter the player's counters
+    then block, half of one less for each of the player's own counters left
+    blocked, and a little for each row where the player has a counter free to
+    move, so that more of the next roll's numbers move something.
     """
     board, mine = state._outcomes()[action]
     me = state.player
     counters = state.config.counters
-    before = distance(state.board, state.across[me], counters, me)
-    gained = before - distance(board, mine, counters, me)
-    own_blocked, rivals_blocked = _blocked(board, me)
-    return gained + 0.25 * rivals_blocked - 0.4 * own_blocked
+    gained = distance(state.board, state.across[me], counters, me) - distance(
+        board, mine, counters, me
+    )
+    own_blocked, rivals_blocked, free_rows = _blocking(board, me)
+    return gained + 1.0 * rivals_blocked - 0.5 * own_blocked + 0.3 * free_rows
 
 
 class RacerPlayer:
-    """Takes the action that gains the most rows, then blocks rivals and frees its own counters.
+    """Takes the action that saves the most die uses, then blocks rivals and keeps moving.
 
     Ties go to the first such action in the order of N2.6, so the racer draws
     nothing from its generator.
