@@ -346,6 +346,12 @@ def _validate(state: State) -> None:
     if not isinstance(phase, Phase):
         raise InvalidState(f"phase must be a Phase, not {brief(phase)}", "R12.4")
     finished = [p for p in range(n) if across[p] == config.counters]
+    if len(finished) > 1:
+        raise InvalidState(
+            f"players {finished[0]} and {finished[1]} both have every counter across; "
+            "the game ends with the first",
+            "R10.1",
+        )
     if phase is Phase.OVER:
         if not finished:
             raise InvalidState(
