@@ -85,7 +85,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
     >>> low, high = wilson(8_500, 10_000)
     >>> round(low, 4), round(high, 4)
-    (0.8429, 0.8568)
+    (0.8429, 0.8569)
     """
     p = wins / games
     centre = (p + z * z / (2 * games)) / (1 + z * z / games)

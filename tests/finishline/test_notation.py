@@ -1,4 +1,4 @@
-"""Notation and JSON forms of the finish-line race: canonical texts, error rules and positions (N)."""
+"""Notation and JSON forms of the finish-line race: canonical texts, errors and positions (N)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""Hypothesis properties of the finish-line race over generated states (``finishline.strategies``)."""
+"""Hypothesis properties of the finish-line race over generated states and actions."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -122,7 +125,7 @@ def test_no_counter_moves_into_an_occupied_cell(data: st.DataObject) -> None:
 
 @given(st.data())
 def test_illegal_actions_raise_and_name_a_rule(data: st.DataObject) -> None:
-    """An illegal action raises IllegalAction naming an R rule and the state, and changes nothing."""
+    """An illegal action raises IllegalAction naming a rule and the state, and changes nothing."""
     state = data.draw(states)
     action = data.draw(illegal_actions(state))
     text = format_state(state)
@@ -180,7 +183,7 @@ def test_special_actions_need_their_roll(state: State) -> None:
 @settings(max_examples=max(10, settings().max_examples // 5))
 @given(states.filter(lambda s: s.phase is Phase.ROLL))
 def test_perft_counts_every_roll(state: State) -> None:
-    """perft sums the legal actions over the 36 ordered rolls, and counts the forfeits (R9.1)."""
+    """Whole-roll counts add the legal actions of the 36 ordered rolls and count forfeits (R9.1)."""
     choices = forfeits = 0
     for a in range(1, 7):
         for b in range(1, 7):
@@ -205,14 +208,24 @@ def test_apply_is_pure(state: State, action: Roll | Play | Sideways | Double | N
     assert format_state(state) == text
 
 
+def _read(
+    parse: Callable[[str], object], write: Callable[[Any], str], text: str
+) -> tuple[str, int] | None:
+    """Return the rule and position that refuse ``text``, or None if it reads canonically."""
+    try:
+        value = parse(text)
+    except NotationError as exc:
+        return exc.rule, exc.position
+    assert write(value) == text
+    return None
+
+
 @given(st.text(alphabet="./0123456789 rcxnABCD-+^,:doubleE", max_size=48))
 def test_any_text_reads_or_is_refused_with_a_rule(text: str) -> None:
     """Any text is a canonical state or action, or is refused with NotationError and a rule."""
-    for parse, fmt in ((parse_state, format_state), (parse_action, format_action)):
-        try:
-            value = parse(text)  # type: ignore[operator]
-        except NotationError as exc:
-            assert exc.rule[0] in "RN"
-            assert 0 <= exc.position <= len(text)
-        else:
-            assert fmt(value) == text  # type: ignore[operator]
+    for parse, write in ((parse_state, format_state), (parse_action, format_action)):
+        refused = _read(parse, write, text)
+        if refused is not None:
+            rule, position = refused
+            assert rule[0] in "RN"
+            assert 0 <= position <= len(text)
