@@ -16,7 +16,7 @@ State('..../..0./..../..../0.../.... 0/0 1r')
 """
 
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
-from finishline.board import CELLS, LETTERS, ROWS, Cell, cell_at
+from finishline.board import CELLS, LETTERS, ROWS, Board, Cell, board_from, cell_at
 from finishline.config import DEFAULT_COUNTERS, Config
 from finishline.errors import (
     GameError,
@@ -47,6 +47,7 @@ __all__ = [
     "ROLL_OUTCOMES",
     "ROWS",
     "Action",
+    "Board",
     "Cell",
     "Config",
     "Double",
@@ -69,6 +70,7 @@ __all__ = [
     "Step",
     "action_from_json",
     "action_to_json",
+    "board_from",
     "cell_at",
     "config_from_json",
     "config_to_json",

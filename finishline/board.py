@@ -15,8 +15,10 @@ True
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from typing import TypeAlias
 
-__all__ = ["CELLS", "LETTERS", "ROWS", "Cell", "cell_at"]
+__all__ = ["CELLS", "LETTERS", "ROWS", "Board", "Cell", "board_from", "cell_at"]
 
 #: The rows, numbered like a die's faces; row 1 lies next to the finish line (R1.1, R1.2).
 ROWS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
@@ -96,3 +98,21 @@ def cell_at(row: int, letter: str) -> Cell:
     <Cell.B5: 17>
     """
     return Cell((row - 1) * 4 + LETTERS.index(letter))
+
+
+#: A board: for each of the 24 cells, in the order of :class:`Cell`, the player whose
+#: counter stands there, or ``None``.
+Board: TypeAlias = tuple[int | None, ...]
+
+
+def board_from(counters: Mapping[Cell, int]) -> Board:
+    """Return the board with the counters of ``counters``, from cell to player, and no others.
+
+    >>> board = board_from({Cell.C2: 0, Cell.B5: 1})
+    >>> board[Cell.C2], board[Cell.A1], len(board)
+    (0, None, 24)
+    """
+    cells: list[int | None] = [None] * 24
+    for cell, player in counters.items():
+        cells[Cell(cell)] = player
+    return tuple(cells)

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeAlias
 
 from finishline.actions import Action, Double, Move, Play, Sideways
-from finishline.board import CELLS, Cell
+from finishline.board import CELLS, Board, Cell
 
 __all__ = [
     "Board",
@@ -35,8 +35,6 @@ __all__ = [
     "play_key",
 ]
 
-#: A board: for each of the 24 cells, the player whose counter stands there, or ``None``.
-Board: TypeAlias = tuple[int | None, ...]
 #: What an action leaves: the board, and the number of the player's counters across.
 Outcome: TypeAlias = tuple[Board, int]
 

@@ -14,6 +14,7 @@ from dicekit.protocol import Game, Stepping
 from finishline import (
     GAME,
     ROLL_OUTCOMES,
+    Action,
     Cell,
     Config,
     Double,
@@ -35,6 +36,7 @@ from finishline import (
     parse_state,
     perft,
 )
+from finishline.board import board_from
 
 FIGURE_2 = "..../..0./..../..../01../...1 0/0 0c24"
 
@@ -88,8 +90,8 @@ def test_new_game_checks_the_first_player(first: int, ok: bool) -> None:
     ("make", "rule"),
     [
         (lambda: Roll((0, 3)), "R4.1"),
-        (lambda: Roll((1, 2, 3)), "R4.1"),
-        (lambda: Roll((1,)), "R4.1"),
+        (lambda: Roll((1, 2, 3)), "R4.1"),  # type: ignore[arg-type]
+        (lambda: Roll((1,)), "R4.1"),  # type: ignore[arg-type]
         (lambda: Roll((True, 2)), "R4.1"),
         (lambda: Move(Cell.A1, rows=2), "N2.3"),
         (lambda: Move(Cell.A3, enter=True, rows=2), "N2.3"),
@@ -269,7 +271,7 @@ def test_states_are_values() -> None:
     assert a.dice == (2, 5)
     assert copy.copy(a) is a
     assert copy.deepcopy(a) is a
-    assert State(Config(), 0, Phase.ROLL, board={Cell.C2: 0}).owner(Cell.C2) == 0
+    assert State(Config(), 0, Phase.ROLL, board=board_from({Cell.C2: 0})).owner(Cell.C2) == 0
 
 
 def test_perft_of_the_opening_by_hand() -> None:
@@ -283,7 +285,7 @@ def test_perft_of_the_opening_by_hand() -> None:
 def test_game_protocol() -> None:
     """GAME satisfies the layer's protocol, with events; chance is exact (R4.1)."""
     assert isinstance(GAME, Stepping)
-    game: Game[State, object, Config] = GAME
+    game: Game[State, Action, Config] = GAME
     assert game.info.name == "finishline"
     assert (game.info.min_players, game.info.max_players) == (2, 4)
     assert game.info.spec_dir.joinpath("rules").is_dir()
