@@ -190,11 +190,11 @@ def diagnose(
 ) -> tuple[str, str]:
     """Return the rule and the reason that refuse ``action``, which is not in ``legal``.
 
-    The checks follow the spec's order: for a play, the dice it needs (R4.2),
-    then its steps in the order written and in the other order (R5.1, R5.2,
-    R6.1, R6.4), and when an order works, the dice it leaves unused (R4.5);
-    for a sideways step and a double advance, the roll, the counter and the
-    cell it moves into (R7.1, R8.3, R6.4).
+    The checks follow R4.6: for a play, the dice it needs (R4.2), the
+    counters it names on the board (R6.1), its steps in the order written
+    (R5.1, R5.2, R6.4), and the dice it leaves unused (R4.5); for a sideways
+    step and a double advance, the roll, the counter and the cell it moves
+    into (R7.1, R8.3, R6.4).
     """
     a, b = dice
     if isinstance(action, Play):
@@ -229,18 +229,13 @@ def _diagnose_play(
                 f"the play needs {_dice_words(needed)}, and the roll is {dice[0]} and {dice[1]}"
             )
         left.remove(die)
-    orders: Sequence[tuple[Move, ...]] = (
-        [play.moves] if len(play.moves) == 1 else [play.moves, play.moves[::-1]]
-    )
-    first_failure: tuple[str, str] | None = None
-    for order in orders:
-        failure = _walk(board, me, hand, order)
-        if failure is None:
-            return "R4.5", "it leaves a die unused that can be used"
-        if first_failure is None:
-            first_failure = failure
-    assert first_failure is not None
-    return first_failure
+    for move in play.moves:
+        if not move.enter and board[move.cell] != me:
+            return "R6.1", f"{move.cell} holds no counter of player {me}"
+    failure = _walk(board, me, hand, play.moves)
+    if failure is not None:
+        return failure
+    return "R4.5", "it leaves a die unused that can be used"
 
 
 def _walk(board: Board, me: int, hand: int, moves: Sequence[Move]) -> tuple[str, str] | None:

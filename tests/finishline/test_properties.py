@@ -229,3 +229,32 @@ def test_any_text_reads_or_is_refused_with_a_rule(text: str) -> None:
             rule, position = refused
             assert rule[0] in "RN"
             assert 0 <= position <= len(text)
+
+
+def _steps(texts: list[str]) -> list[tuple[str, str]]:
+    steps: list[tuple[str, str]] = []
+    for text in texts:
+        cell = text.lstrip("+")[:2]
+        if text.startswith("+"):
+            steps.append(("place", cell))
+            if text.endswith("^"):
+                steps.append(("go", cell))
+        else:
+            steps.append(("go", cell))
+            if text.endswith("^^"):
+                steps.append(("go", f"{cell[0]}{int(cell[1]) - 1}"))
+    return steps
+
+
+@given(st.data())
+def test_the_written_order_works_whenever_the_other_does(data: st.DataObject) -> None:
+    """A play's written order of steps succeeds whenever the reverse order does (R4.6, N2.3)."""
+    state = data.draw(states.filter(lambda s: s.phase is Phase.CHOOSE))
+    play = data.draw(actions().filter(lambda a: isinstance(a, Play) and len(a.moves) == 2))
+    assert isinstance(play, Play)
+    pos = oracle.read_state(format_state(state))
+    texts = [move.text for move in play.moves]
+    if any(not t.startswith("+") and pos.board.get(t[:2]) != state.player for t in texts):
+        return  # refused under R6.1 before any order is tried
+    if oracle._walk(pos, _steps(texts[::-1])) is not None:
+        assert oracle._walk(pos, _steps(texts)) is not None
