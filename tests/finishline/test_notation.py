@@ -47,45 +47,46 @@ def test_state_texts_round_trip(text: str) -> None:
     assert format_state(parse_state(text)) == text
 
 
-@pytest.mark.parametrize(
-    ("text", "rule", "at"),
-    [
-        ("", "N1.2", 0),
-        (f"{EMPTY}", "N1.1", 29),
-        (f"{EMPTY}  0/0 0r", "N1.3", 30),
-        (f" {EMPTY} 0/0 0r", "N1.2", 0),
-        (f"{EMPTY} 0/0 0r ", "N1.5", 37),
-        (f"{EMPTY} 0/0 0r\t", "N1.1", 36),
-        ("..../..../..../..../..../..... 0/0 0r", "N1.2", 29),
-        ("..../..../..../..../..../... 0/0 0r", "N1.2", 28),
-        ("..../..../..../..../.../.... 0/0 0r", "N1.2", 23),
-        ("..../..../..../..../..../....  0/0 0r", "N1.3", 30),
-        (f"{EMPTY} 0/0/0/0/0 0r", "R11.1", 30),
-        (f"{EMPTY} 0 0r", "R11.1", 30),
-        (f"{EMPTY} 00 0r", "N1.3", 31),
-        (f"{EMPTY} 0/ 0r", "N1.3", 32),
-        (f"{EMPTY} 0/0 r", "N1.4", 34),
-        (f"{EMPTY} 0/0 0", "N1.4", 35),
-        (f"{EMPTY} 0/0 0c1", "N1.4", 37),
-        (f"{EMPTY} 0/0 0c17", "N1.4", 37),
-        (f"{EMPTY} 0/0 0c21", "N1.4", 36),
-        (f"{EMPTY} 0/0 0r3", "N1.1", 36),
-        (f"{EMPTY} 0/0 0r w3", "N1.5", 37),
-        (f"{EMPTY} 0/0 0r n", "N1.5", 38),
-        (f"{EMPTY} 0/0 0r n0", "R11.2", 38),
-        (f"{EMPTY} 0/0 0r n3 n4", "N1.5", 40),
-        (f"{EMPTY} 0/0 0r n33", "N1.1", 39),
-        (f"{EMPTY} 0/0/0/0 0r n4", "N1.5", 41),
-        ("..../..../..../..../..../..3. 0/0/0 0r", "N1.2", 27),
-        ("0000/0000/..../..../..../.... 0/0 1r n6", "N1.5", 37),
-        ("0000/0000/..../..../..../.... 0/0 1r n7", "R11.2", 38),
-        ("0000/00../..../..../..../.... 1/0 1r", "R12.3", 30),
-        (f"{EMPTY} 6/6 0x", "R10.1", 34),
-        (f"{EMPTY} 0/0 0x", "R10.1", 34),
-        ("..../1.../0.../..../..../.... 0/0 0c35 n1", "R9.1", 34),
-        (7, "N1.1", 0),
-    ],
-)
+#: State texts that are refused, with the rule and the position (N1.6).
+STATE_TEXT_ERRORS: list[tuple[object, str, int]] = [
+    ("", "N1.2", 0),
+    (f"{EMPTY}", "N1.1", 29),
+    (f"{EMPTY}  0/0 0r", "N1.3", 30),
+    (f" {EMPTY} 0/0 0r", "N1.2", 0),
+    (f"{EMPTY} 0/0 0r ", "N1.5", 37),
+    (f"{EMPTY} 0/0 0r\t", "N1.1", 36),
+    ("..../..../..../..../..../..... 0/0 0r", "N1.2", 29),
+    ("..../..../..../..../..../... 0/0 0r", "N1.2", 28),
+    ("..../..../..../..../.../.... 0/0 0r", "N1.2", 23),
+    ("..../..../..../..../..../....  0/0 0r", "N1.3", 30),
+    (f"{EMPTY} 0/0/0/0/0 0r", "R11.1", 30),
+    (f"{EMPTY} 0 0r", "R11.1", 30),
+    (f"{EMPTY} 00 0r", "N1.3", 31),
+    (f"{EMPTY} 0/ 0r", "N1.3", 32),
+    (f"{EMPTY} 0/0 r", "N1.4", 34),
+    (f"{EMPTY} 0/0 0", "N1.4", 35),
+    (f"{EMPTY} 0/0 0c1", "N1.4", 37),
+    (f"{EMPTY} 0/0 0c17", "N1.4", 37),
+    (f"{EMPTY} 0/0 0c21", "N1.4", 36),
+    (f"{EMPTY} 0/0 0r3", "N1.1", 36),
+    (f"{EMPTY} 0/0 0r w3", "N1.5", 37),
+    (f"{EMPTY} 0/0 0r n", "N1.5", 38),
+    (f"{EMPTY} 0/0 0r n0", "R11.2", 38),
+    (f"{EMPTY} 0/0 0r n3 n4", "N1.5", 40),
+    (f"{EMPTY} 0/0 0r n33", "N1.1", 39),
+    (f"{EMPTY} 0/0/0/0 0r n4", "N1.5", 41),
+    ("..../..../..../..../..../..3. 0/0/0 0r", "N1.2", 27),
+    ("0000/0000/..../..../..../.... 0/0 1r n6", "N1.5", 37),
+    ("0000/0000/..../..../..../.... 0/0 1r n7", "R11.2", 38),
+    ("0000/00../..../..../..../.... 1/0 1r", "R12.3", 30),
+    (f"{EMPTY} 6/6 0x", "R10.1", 34),
+    (f"{EMPTY} 0/0 0x", "R10.1", 34),
+    ("..../1.../0.../..../..../.... 0/0 0c35 n1", "R9.1", 34),
+    (7, "N1.1", 0),
+]
+
+
+@pytest.mark.parametrize(("text", "rule", "at"), STATE_TEXT_ERRORS)
 def test_state_errors_name_rule_and_position(text: str, rule: str, at: int) -> None:
     """Each malformed or impossible state text is refused at its character (N1.6)."""
     with pytest.raises(NotationError) as info:
@@ -114,37 +115,38 @@ def test_action_texts(text: str, action: Roll | Play | Sideways | Double) -> Non
     assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
 
 
-@pytest.mark.parametrize(
-    ("text", "rule", "at"),
-    [
-        ("", "N2.1", 0),
-        ("stop", "N2.1", 0),
-        ("r5", "N2.2", 2),
-        ("r0", "N2.2", 1),
-        ("r527", "N2.2", 3),
-        ("C5", "N2.1", 2),
-        ("C5^^^", "N2.3", 4),
-        ("+C5^^", "N2.3", 4),
-        ("+", "N2.3", 1),
-        ("+C", "N2.3", 2),
-        ("+C0", "N2.3", 2),
-        ("C5^,", "N2.3", 4),
-        ("C5^,+A1,+B1", "N2.3", 7),
-        ("+A2,+A1", "N2.3", 4),
-        ("+A2,+A2", "N2.3", 4),
-        ("C5^,C5^", "N2.3", 4),
-        ("+C5^,+A1", "N2.3", 5),
-        ("C5^ ", "N2.1", 3),
-        ("C5-", "N2.4", 3),
-        ("A5-B5x", "N2.1", 5),
-        ("D5-E5", "N2.4", 3),
-        ("double:", "N2.5", 7),
-        ("double:A9", "N2.5", 8),
-        ("double:A1 ", "N2.1", 9),
-        ("Double:A1", "N2.3", 1),
-        (None, "N2.1", 0),
-    ],
-)
+#: Action texts that are refused, with the rule and the position (N2).
+ACTION_TEXT_ERRORS: list[tuple[object, str, int]] = [
+    ("", "N2.1", 0),
+    ("stop", "N2.1", 0),
+    ("r5", "N2.2", 2),
+    ("r0", "N2.2", 1),
+    ("r527", "N2.2", 3),
+    ("C5", "N2.1", 2),
+    ("C5^^^", "N2.3", 4),
+    ("+C5^^", "N2.3", 4),
+    ("+", "N2.3", 1),
+    ("+C", "N2.3", 2),
+    ("+C0", "N2.3", 2),
+    ("C5^,", "N2.3", 4),
+    ("C5^,+A1,+B1", "N2.3", 7),
+    ("+A2,+A1", "N2.3", 4),
+    ("+A2,+A2", "N2.3", 4),
+    ("C5^,C5^", "N2.3", 4),
+    ("+C5^,+A1", "N2.3", 5),
+    ("C5^ ", "N2.1", 3),
+    ("C5-", "N2.4", 3),
+    ("A5-B5x", "N2.1", 5),
+    ("D5-E5", "N2.4", 3),
+    ("double:", "N2.5", 7),
+    ("double:A9", "N2.5", 8),
+    ("double:A1 ", "N2.1", 9),
+    ("Double:A1", "N2.3", 1),
+    (None, "N2.1", 0),
+]
+
+
+@pytest.mark.parametrize(("text", "rule", "at"), ACTION_TEXT_ERRORS)
 def test_action_errors_name_rule_and_position(text: str, rule: str, at: int) -> None:
     """Each malformed action text is refused at its character (N2)."""
     with pytest.raises(NotationError) as info:
@@ -180,36 +182,37 @@ def test_state_json_form() -> None:
 BASE = {"config": {}, "player": 0, "phase": "roll", "board": {}, "across": [0, 0]}
 
 
-@pytest.mark.parametrize(
-    ("change", "rule"),
-    [
-        ({"extra": 1}, "N3.1"),
-        ({"config": {"players": 5}}, "R11.1"),
-        ({"config": {"players": "2"}}, "N3.1"),
-        ({"config": {"counters": 9}}, "R11.2"),
-        ({"config": {"counters": True}}, "N3.1"),
-        ({"config": {"colour": "red"}}, "N3.1"),
-        ({"config": []}, "N3.1"),
-        ({"phase": "decide"}, "N3.1"),
-        ({"player": 2}, "R12.4"),
-        ({"player": 1.0}, "N3.1"),
-        ({"player": 10**40}, "N3.1"),
-        ({"across": [0]}, "N3.1"),
-        ({"across": [0, "1"]}, "N3.1"),
-        ({"board": {"E1": 0}}, "N3.1"),
-        ({"board": {"A1": 2}}, "N3.1"),
-        ({"board": {"A1": None}}, "N3.1"),
-        ({"board": []}, "N3.1"),
-        ({"across": [7, 0]}, "R12.3"),
-        ({"across": [6, 0]}, "R10.1"),
-        ({"dice": [1, 2]}, "R12.4"),
-        ({"phase": "choose", "dice": [1, 9]}, "R4.1"),
-        ({"phase": "choose", "dice": [1]}, "N3.1"),
-        ({"hand": [6, 5]}, "R12.3"),
-        ({"winner": 0}, "R10.1"),
-        ({"winner": "0"}, "N3.1"),
-    ],
-)
+#: Changes to a JSON state that make it refused, with the rule (N3.1).
+STATE_JSON_ERRORS: list[tuple[dict[str, object], str]] = [
+    ({"extra": 1}, "N3.1"),
+    ({"config": {"players": 5}}, "R11.1"),
+    ({"config": {"players": "2"}}, "N3.1"),
+    ({"config": {"counters": 9}}, "R11.2"),
+    ({"config": {"counters": True}}, "N3.1"),
+    ({"config": {"colour": "red"}}, "N3.1"),
+    ({"config": []}, "N3.1"),
+    ({"phase": "decide"}, "N3.1"),
+    ({"player": 2}, "R12.4"),
+    ({"player": 1.0}, "N3.1"),
+    ({"player": 10**40}, "N3.1"),
+    ({"across": [0]}, "N3.1"),
+    ({"across": [0, "1"]}, "N3.1"),
+    ({"board": {"E1": 0}}, "N3.1"),
+    ({"board": {"A1": 2}}, "N3.1"),
+    ({"board": {"A1": None}}, "N3.1"),
+    ({"board": []}, "N3.1"),
+    ({"across": [7, 0]}, "R12.3"),
+    ({"across": [6, 0]}, "R10.1"),
+    ({"dice": [1, 2]}, "R12.4"),
+    ({"phase": "choose", "dice": [1, 9]}, "R4.1"),
+    ({"phase": "choose", "dice": [1]}, "N3.1"),
+    ({"hand": [6, 5]}, "R12.3"),
+    ({"winner": 0}, "R10.1"),
+    ({"winner": "0"}, "N3.1"),
+]
+
+
+@pytest.mark.parametrize(("change", "rule"), STATE_JSON_ERRORS)
 def test_state_json_errors_name_the_rule(change: dict[str, object], rule: str) -> None:
     """A JSON state of the wrong form or breaking a rule is refused under that rule (N3.1)."""
     data = {**BASE, **change}
@@ -219,35 +222,36 @@ def test_state_json_errors_name_the_rule(change: dict[str, object], rule: str) -
     assert info.value.position == 0
 
 
-@pytest.mark.parametrize(
-    ("data", "rule"),
-    [
-        ([], "N3.2"),
-        ({"type": "stop"}, "N3.2"),
-        ({"type": "roll"}, "N3.2"),
-        ({"type": "roll", "dice": [1, 2], "x": 1}, "N3.2"),
-        ({"type": "roll", "dice": [1, 2, 3]}, "R4.1"),
-        ({"type": "roll", "dice": [1, 7]}, "R4.1"),
-        ({"type": "roll", "dice": "12"}, "N3.2"),
-        ({"type": "play", "moves": []}, "N3.2"),
-        ({"type": "play", "moves": [{"cell": "C5", "enter": 1, "rows": 1}]}, "N3.2"),
-        ({"type": "play", "moves": [{"cell": "C5", "enter": False}]}, "N3.2"),
-        ({"type": "play", "moves": [{"cell": "C5", "enter": False, "rows": 3}]}, "N2.3"),
-        (
-            {
-                "type": "play",
-                "moves": [
-                    {"cell": "B4", "enter": True, "rows": 0},
-                    {"cell": "C2", "enter": False, "rows": 1},
-                ],
-            },
-            "N2.3",
-        ),
-        ({"type": "sideways", "from": "B5", "to": "D5"}, "N2.4"),
-        ({"type": "sideways", "from": "B5"}, "N3.2"),
-        ({"type": "double", "cell": 5}, "N3.2"),
-    ],
-)
+#: JSON actions that are refused, with the rule (N3.2).
+ACTION_JSON_ERRORS: list[tuple[object, str]] = [
+    ([], "N3.2"),
+    ({"type": "stop"}, "N3.2"),
+    ({"type": "roll"}, "N3.2"),
+    ({"type": "roll", "dice": [1, 2], "x": 1}, "N3.2"),
+    ({"type": "roll", "dice": [1, 2, 3]}, "R4.1"),
+    ({"type": "roll", "dice": [1, 7]}, "R4.1"),
+    ({"type": "roll", "dice": "12"}, "N3.2"),
+    ({"type": "play", "moves": []}, "N3.2"),
+    ({"type": "play", "moves": [{"cell": "C5", "enter": 1, "rows": 1}]}, "N3.2"),
+    ({"type": "play", "moves": [{"cell": "C5", "enter": False}]}, "N3.2"),
+    ({"type": "play", "moves": [{"cell": "C5", "enter": False, "rows": 3}]}, "N2.3"),
+    (
+        {
+            "type": "play",
+            "moves": [
+                {"cell": "B4", "enter": True, "rows": 0},
+                {"cell": "C2", "enter": False, "rows": 1},
+            ],
+        },
+        "N2.3",
+    ),
+    ({"type": "sideways", "from": "B5", "to": "D5"}, "N2.4"),
+    ({"type": "sideways", "from": "B5"}, "N3.2"),
+    ({"type": "double", "cell": 5}, "N3.2"),
+]
+
+
+@pytest.mark.parametrize(("data", "rule"), ACTION_JSON_ERRORS)
 def test_action_json_errors_name_the_rule(data: object, rule: str) -> None:
     """A JSON action of the wrong form is refused under the rule it breaks (N3.2)."""
     with pytest.raises(NotationError) as info:
