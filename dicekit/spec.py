@@ -512,13 +512,16 @@ def parse_setup(setup: str) -> tuple[dict[str, JSON], JSON]:
 
     A value is read as an integer when it is one, as an object when it is
     ``key:value`` pairs separated by commas (the values again integers when
-    they are), and otherwise kept as text, so that an example can state a
-    value the game must refuse.  ``first_player`` is taken out (0 when absent).
+    they are) or nothing at all (an empty object), and otherwise kept as
+    text, so that an example can state a value the game must refuse.
+    ``first_player`` is taken out (0 when absent).
 
     >>> parse_setup('players=3 counters=x first_player=1')
     ({'players': 3, 'counters': 'x'}, 1)
     >>> parse_setup('heights=7:3,8:2 variant=A')
     ({'heights': {'7': 3, '8': 2}, 'variant': 'A'}, 0)
+    >>> parse_setup('heights=')
+    ({'heights': {}}, 0)
     """
     values: dict[str, JSON] = {}
     first_player: JSON = 0
@@ -533,6 +536,8 @@ def parse_setup(setup: str) -> tuple[dict[str, JSON], JSON]:
 
 
 def _setup_value(text: str) -> JSON:
+    if not text:
+        return {}
     if _INTEGER.match(text):
         return int(text)
     pairs = [cell.partition(":") for cell in text.split(",")]

@@ -209,8 +209,8 @@ def _ask_refusals(session: Session) -> int:
             continue  # beyond I-JSON's numbers: the port refuses the line itself
         session.ask({"op": "state", "json": data}, {"ok": False, "rule": rule})
         asked += 1
-    for data, rule in ACTION_JSON_ERRORS:
-        session.ask({"op": "action", "json": data}, {"ok": False, "rule": rule})
+    for action_data, rule in ACTION_JSON_ERRORS:
+        session.ask({"op": "action", "json": action_data}, {"ok": False, "rule": rule})
         asked += 1
     return asked
 
