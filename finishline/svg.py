@@ -75,7 +75,9 @@ def _text(
     x: float, y: float, body: str, size: int, *, style: str = _FONT, fill: str = _INK, **attrs: str
 ) -> str:
     """Return a text element; ``attrs`` become attributes, ``_`` written as ``-``."""
-    extra = "".join(f" {key.replace('_', '-')}={quoteattr(value)}" for key, value in attrs.items())
+    extra = "".join(
+        f" {key.rstrip('_').replace('_', '-')}={quoteattr(value)}" for key, value in attrs.items()
+    )
     return (
         f'<text x="{_num(x)}" y="{_num(y)}" font-size="{size}" style="{style}" '
         f'fill="{fill}"{extra}>{escape(body)}</text>'
