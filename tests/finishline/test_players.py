@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from finishline import GAME, format_action, parse_state
+from dicekit.protocol import Bot
+from finishline import GAME, Action, State, format_action, parse_state
 from finishline.players import HAND_COST, RacerPlayer, RandomPlayer, distance, score
 from finishline.simulate import main, play_game, simulate, wilson
 
@@ -60,7 +61,7 @@ def test_racer_draws_nothing_and_random_stays_legal() -> None:
 
 def test_games_are_determined_by_their_seed() -> None:
     """The same seed plays the same game; a game always ends with a winner."""
-    bots = [RacerPlayer(), RandomPlayer()]
+    bots: list[Bot[State, Action]] = [RacerPlayer(), RandomPlayer()]
     first = play_game(GAME, bots, random.Random("1:0"), 0)
     assert first == play_game(GAME, bots, random.Random("1:0"), 0)
     assert first[0] in (0, 1)
