@@ -4,12 +4,14 @@
 and runs the whole link; these tests run the same machinery on the cheapest
 configuration, every mutant (and the unbroken model on each mutant's check),
 the link on a few games and on Hypothesis-generated states, and check the
-results file.
+results file and the command.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +21,7 @@ pytest.importorskip("z3", reason="the proofs need the proofs extra (z3-solver)")
 from dicekit.spec import load_game_spec
 from finishline import GAME, Phase, State, format_action, parse_state
 from finishline.proofs.__main__ import main
-from finishline.proofs.checks import CONFIGS, check_step, prove_all, witnesses
+from finishline.proofs.checks import CONFIGS, Check, check_step, prove_all, witnesses
 from finishline.proofs.link import (
     action_text,
     actions_agree,
@@ -31,7 +33,7 @@ from finishline.proofs.link import (
 )
 from finishline.proofs.model import MOVE, NONE, PLACE, PY, Z3, Model, PlayChoice
 from finishline.proofs.model import Config as ModelConfig
-from finishline.proofs.mutations import MUTANTS, run_mutants
+from finishline.proofs.mutations import MUTANTS
 from finishline.proofs.properties import PROPERTIES
 from finishline.proofs.render import describe, state_text, values_of
 from finishline.proofs.suite import RESULTS, check_rules
@@ -46,17 +48,22 @@ def _before(detail: str) -> str:
     return text.split(" --(")[0].split("  [")[0]
 
 
+@functools.cache
+def _small_checks() -> list[Check]:
+    return list(prove_all(SMALL))
+
+
 def test_every_check_proves_on_one_counter_each() -> None:
     """Every invariant and step property is proved on two players with one counter each."""
-    checks = list(prove_all(SMALL))
+    checks = _small_checks()
     failed = [(c.name, c.detail) for c in checks if not c.ok]
     assert failed == []
-    assert sum(c.group == "induction" for c in checks) == 6 * 6 + 5 * 6 + 3 + 1 + 5 + 3
+    assert sum(c.group == "induction" for c in checks) == 6 + 5 * 6 + 3 + 1 + 5 + 3
 
 
 def test_premise_witnesses_are_states_the_engine_accepts() -> None:
     """Each premise witness's state before the step is a valid engine state (R12)."""
-    checks = [c for c in prove_all(SMALL) if c.group == "non-vacuity"]
+    checks = [c for c in _small_checks() if c.group == "non-vacuity"]
     assert len(checks) == 1 + 5
     for check in checks:
         assert check.ok
@@ -73,10 +80,13 @@ def test_focused_witnesses() -> None:
         parse_state(_before(check.detail))
 
 
-def test_every_mutant_is_caught() -> None:
-    """Each broken model gives a counterexample to the property it breaks."""
-    checks = list(run_mutants())
-    assert [c.result for c in checks] == ["caught"] * len(MUTANTS)
+def test_every_mutant_is_caught(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command's mutation group: each broken model gives a counterexample, exit 0."""
+    assert main(["--group", "mutation", "--json", str(tmp_path / "results.json")]) == 0
+    assert f"mutation: {len(MUTANTS)} checks, 0 failed" in capsys.readouterr().out
+    checks = json.loads((tmp_path / "results.json").read_text())["checks"]
+    assert [c["result"] for c in checks] == ["caught"] * len(MUTANTS)
+    assert all(" --(" in c["detail"] for c in checks)
     assert {m.property for m in MUTANTS} == {p.name for p in PROPERTIES}
 
 
@@ -189,13 +199,8 @@ def test_results_file() -> None:
 
 def test_check_rules_of_a_premise_witness_is_empty() -> None:
     """A premises witness covers no rule; a property's check covers the property's rules."""
-    witness = next(c for c in prove_all(SMALL) if c.group == "non-vacuity")
+    witness = next(c for c in _small_checks() if c.group == "non-vacuity")
     assert check_rules(witness) == []
-
-
-def test_command_runs_a_group() -> None:
-    """``python -m finishline.proofs --group mutation`` exits 0 when every mutant is caught."""
-    assert main(["--group", "mutation"]) == 0
 
 
 def test_move_choice_none_needs_no_cell() -> None:
