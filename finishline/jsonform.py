@@ -219,11 +219,11 @@ def action_from_json(data: object) -> Action:
     >>> action_from_json({'type': 'sideways', 'from': 'B5', 'to': 'C5'})
     Sideways(cell=<Cell.B5: 17>, to=<Cell.C5: 18>)
     """
-    if not isinstance(data, dict) or data.get("type") not in _ACTION_FIELDS:
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
         raise _fail(
             "an action is an object whose type is roll, play, sideways or double", data, "N3.2"
         )
-    kind = data["type"]
     obj = _object(data, _ACTION_FIELDS[kind], set(), f"a {kind}", "N3.2")
     try:
         if kind == "roll":

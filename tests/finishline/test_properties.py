@@ -22,6 +22,7 @@ from finishline import (
     State,
     action_from_json,
     action_to_json,
+    config_from_json,
     format_action,
     format_state,
     parse_action,
@@ -261,3 +262,54 @@ def test_the_written_order_works_whenever_the_other_does(data: st.DataObject) ->
         return  # refused under R6.1 before any order is tried
     if oracle._walk(pos, _steps(texts[::-1])) is not None:
         assert oracle._walk(pos, _steps(texts)) is not None
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "config",
+                    "player",
+                    "phase",
+                    "board",
+                    "across",
+                    "dice",
+                    "type",
+                    "moves",
+                    "cell",
+                    "enter",
+                    "rows",
+                    "from",
+                    "to",
+                    "players",
+                    "counters",
+                    "A1",
+                    "C5",
+                ]
+            ),
+            inner,
+            max_size=6,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+def _refusal(read: Callable[[object], object], data: object) -> str | None:
+    """Return the rule that refuses ``data``, or None if ``read`` accepts it."""
+    try:
+        read(data)
+    except NotationError as exc:
+        return exc.rule
+    return None
+
+
+@given(json_values)
+def test_json_readers_accept_or_refuse_with_a_rule(data: object) -> None:
+    """Any JSON value is read as a configuration, state or action, or refused with NotationError."""
+    for read in (config_from_json, state_from_json, action_from_json):
+        rule = _refusal(read, data)
+        assert rule is None or rule[0] in "RN"
