@@ -226,6 +226,7 @@ def test_state_json_errors_name_the_rule(change: dict[str, object], rule: str) -
 ACTION_JSON_ERRORS: list[tuple[object, str]] = [
     ([], "N3.2"),
     ({"type": "stop"}, "N3.2"),
+    ({"type": []}, "N3.2"),
     ({"type": "roll"}, "N3.2"),
     ({"type": "roll", "dice": [1, 2], "x": 1}, "N3.2"),
     ({"type": "roll", "dice": [1, 2, 3]}, "R4.1"),
