@@ -5,7 +5,9 @@ initial state, and states that say whose decision it is or that chance acts
 (with the chance outcomes and their exact probabilities), list their legal
 actions and apply one.  Chance is an ordinary action, so a game replays
 exactly from its actions.  On top, each game has a one-line notation and JSON
-forms with exact round trips, an invariant check, and a drawing.
+forms with exact round trips, an invariant check, and a drawing.  A game may
+also name the event of each transition (:class:`Stepping`), where the next
+state alone does not show what happened.
 
 States and actions are the game's own immutable, hashable values; the layer
 handles them only through the game object.  Every refusal raises an error of
