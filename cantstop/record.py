@@ -474,7 +474,7 @@ def check_line(state: State, line: RecordLine) -> State:
     except IllegalAction as exc:
         raise RecordError(
             line.line,
-            f"illegal action {format_action(line.action)}: {exc.reason}",
+            exc.reason,  # it names the action: "7+10 is not legal: ..."
             exc.rule,
             state,
             legal_alternatives(state),
