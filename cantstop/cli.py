@@ -53,7 +53,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cantstop.simulate",
     "cantstop.odds",
     "cantstop.play",
-    "cantstop.explain",
+    "cantstop.explanation",
 )
 
 #: The exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it.

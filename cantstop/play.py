@@ -250,7 +250,7 @@ def _decide_help() -> str:
 
 def _explain(state: State) -> str:
     """Return what ``?`` shows at a choice: the roll explained by :func:`cantstop.explain`."""
-    from cantstop.explain import explain
+    from cantstop.explanation import explain
 
     lines = explain(state).text().splitlines()
     return "\n".join(["", *(f"  {line}" for line in lines), "  (help lists the commands)"])

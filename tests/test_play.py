@@ -128,7 +128,7 @@ def test_help_lists_the_commands_at_both_prompts() -> None:
 
 def test_question_mark_at_a_choice_explains_the_roll() -> None:
     """``?`` at a choice prints the explanation of the roll, the same as ``cantstop explain``."""
-    from cantstop.explain import explain
+    from cantstop.explanation import explain
 
     _, out = _session(FIVE_CHOICES, "?\nq\n")
     for line in explain(parse_state(FIVE_CHOICES)).text().splitlines():
