@@ -237,9 +237,13 @@ def decide_sum(
     return SumPlay(column, step, play, start, space, skipped, None, space == height)
 
 
+#: The sums of a move: one, or two.
+Sums = tuple[int] | tuple[int, int]
+
+
 def decide_offer(
     x: int, y: int, x_plays: bool, y_plays: bool, together: bool
-) -> tuple[Offer, tuple[tuple[int, ...], ...]]:
+) -> tuple[Offer, tuple[Sums, ...]]:
     """Return what a pairing of the sums ``x <= y`` offers, and the moves it gives (R6, R7).
 
     For ``x < y``: ``x_plays`` and ``y_plays`` say whether each sum plays
@@ -404,7 +408,15 @@ def _analyse_pairing(
         second = decide_sum(state, _after(markers, first), x, 2) if first.plays else None
         offer, moves = decide_offer(x, y, first.plays, first.plays, bool(second and second.plays))
     return PairingAnalysis(
-        number, pairs, (x, y), None, first, second, together, offer, tuple(map(Move, moves))
+        number,
+        pairs,
+        (x, y),
+        None,
+        first,
+        second,
+        together,
+        offer,
+        tuple(Move(sums) for sums in moves),
     )
 
 

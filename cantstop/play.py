@@ -58,7 +58,7 @@ from cantstop.cli import UsageError, int_option, seconds_option
 from cantstop.errors import CantStopError
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.notation import format_action, format_state
-from cantstop.odds import bust_probability
+from cantstop.odds import bust_probability, format_percent
 from cantstop.players import PLAYERS, Player, may_stop
 from cantstop.record import (
     MAX_SEED,
@@ -259,7 +259,7 @@ def _explain(state: State) -> str:
 def _chance(state: State) -> str:
     """Return the exact chance of busting on the next roll, as rolls and a percentage."""
     bust = bust_probability(state)
-    return f"{bust * 1296} of the 1296 rolls ({float(bust):.1%})"
+    return f"{bust * 1296} of the 1296 rolls ({format_percent(bust)})"
 
 
 def _choice_odds(state: State) -> str:
