@@ -71,12 +71,12 @@ class Statement:
 
 @dataclass(frozen=True, slots=True)
 class Explanation:
-    """What the rules say about ``state`` (and ``action``): the result of :func:`explain`.
+    """What the rules say about a state, and an action in it: the result of ``explain``.
 
-    ``legal`` says whether ``action`` is legal (``None`` without an action);
-    ``moves`` are the legal moves of the dice explained, as the explanation
-    derives them (``()`` for a roll that busts, ``None`` when no dice are
-    explained); ``statements`` are the statements in order.
+    See :func:`~cantstop.explanation.explain`.  ``legal`` says whether
+    ``action`` is legal (``None`` without an action); ``moves`` are the legal
+    moves of the dice explained (``()`` for a roll that busts, ``None`` when
+    no dice are explained); ``statements`` are the statements in order.
 
     >>> from cantstop import Move, explain, parse_state
     >>> why = explain(parse_state('7:2/- - 0c3455'), Move((7,)))
