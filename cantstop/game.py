@@ -2,12 +2,10 @@
 
 This module reads top to bottom: the events a transition reports, the
 :class:`State` value with its queries (the legal moves, every decision open
-to the player, what a sum would do), and the transitions
-(:meth:`State.apply`).  What a roll does is decided in
-:mod:`cantstop.analysis`, why an action is refused in
-:mod:`cantstop.refusals`, and what a state must satisfy (R16) in
-:mod:`cantstop.invariants`.  Rule ids (``R5.2``) refer to the spec in
-``spec/rules/``.
+to the player, what a sum would do), and the transitions (:meth:`State.apply`).
+What a roll does is decided in :mod:`cantstop.analysis`, why an action is
+refused in :mod:`cantstop.refusals`, and what a state must satisfy (R16) in
+:mod:`cantstop.invariants`.  Rule ids (``R5.2``) refer to ``spec/rules/``.
 
 Legal moves come from a precomputed table (:mod:`cantstop._tables`): each state
 carries its *situation*, the little the table needs to know (per column, a
@@ -24,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from cantstop import _tables
-from cantstop._tables import compute_starts, starts_after_stop, with_column
+from cantstop._tables import _UNMARKED, compute_starts, starts_after_stop, with_column
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import DROP_RULES, Play, SumPlay, decide_sum, landing
 from cantstop.columnmap import ColumnMap
@@ -120,7 +118,6 @@ class Decisions(NamedTuple):
 _ROLL_ONLY = Decisions((), True, False)
 _ROLL_OR_STOP = Decisions((), True, True)
 _NOTHING = Decisions((), False, False)
-
 
 _NO_MARKERS = ColumnMap()
 _VARIANT_A, _VARIANT_B = Variant.A, Variant.B
@@ -370,11 +367,10 @@ def perft(state: State) -> Perft:
 
 
 # -- transitions ---------------------------------------------------------------
-#
-# A transition builds its successor directly, field by field, without the
-# checks of the constructor: each transition keeps the invariants of R16 by
-# construction (the proofs in proofs/ show which), and hands on what does not
-# change (the rules, the squares during a turn, the turn-start situations).
+# A transition builds its successor directly, field by field, without the checks
+# of the constructor: it keeps the invariants of R16 by construction (the proofs
+# in proofs/ show which), and hands on what does not change (the rules, the
+# squares during a turn, the turn-start situations).
 
 _new_object = object.__new__
 _SLOT = State.__dict__
@@ -565,15 +561,25 @@ def _stop(state: State, stop: Stop) -> State:
         )
     else:
         new_squares = (*squares[:me], mine_map, *squares[me + 1 :])
-    starts = starts_after_stop(
-        _turn_starts(state), rules, new_squares, won, me, markers, topped, state._situation
-    )
-    if topped and sum(owner == me for owner in won.values()) >= rules.columns_to_win:
-        player, phase = me, _OVER  # R12.1
-    else:
-        player, phase = (me + 1) % rules.players, _ROLL  # R2.3
+    if rules.variant is _VARIANT_A:
+        starts = starts_after_stop(
+            _turn_starts(state), rules, new_squares, won, me, markers, topped, state._situation
+        )
+    else:  # starts_after_stop's other case, written out: the most frequent stop
+        new_starts = list(_turn_starts(state))
+        new_starts[me] = state._situation & _UNMARKED
+        for column in topped:  # a won column has no room for anybody
+            bit = 1 << column
+            for p in range(rules.players):
+                new_starts[p] &= ~(bit | bit << 13)
+        starts = tuple(new_starts)
+    if topped and sum(owner == me for owner in won._dict.values()) >= rules.columns_to_win:
+        return _successor(
+            state, me, _OVER, None, _NO_MARKERS, new_squares, won, starts[me], (), starts
+        )
+    player = (me + 1) % rules.players  # R2.3
     return _successor(
-        state, player, phase, None, _NO_MARKERS, new_squares, won, starts[player], (), starts
+        state, player, _ROLL, None, _NO_MARKERS, new_squares, won, starts[player], (), starts
     )
 
 
