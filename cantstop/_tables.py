@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from cantstop.actions import Move
 from cantstop.analysis import decide_offer, landing
+from cantstop.columnmap import ColumnMap
 from cantstop.rules import COLUMNS, MARKERS, Rules, Variant
 
 if TYPE_CHECKING:
@@ -204,21 +205,28 @@ def with_column(situation: int, column: int, room: int, marked: bool) -> int:
 
 def compute_situation(state: State) -> int:
     """Return the situation of ``state`` worked out from its fields (the state keeps it)."""
-    rules, player = state.rules, state.player
-    start = dict(state.squares[player])
-    markers = state.markers
+    rules, player, squares = state.rules, state.player, state.squares
+    start = dict(_plain(squares[player]))
+    markers = _plain(state.markers)
     start.update(markers)
-    won = state.won
+    won = _plain(state.won)
+    variant_a = rules.variant is Variant.A
     one = two = marked = 0
-    for column in rules.heights:
+    for column, height in _plain(rules.heights).items():
         if column in won:
             continue
-        spaces = room(rules, state.squares, player, column, start.get(column, 0))
+        at = start.get(column, 0)
+        spaces = room(rules, squares, player, column, at) if variant_a else height - at
         bit = 1 << column
         one |= bit if spaces >= 1 else 0
         two |= bit if spaces >= 2 else 0
         marked |= bit if column in markers else 0
     return one | two << 13 | marked << 26
+
+
+def _plain(mapping: Mapping[int, int]) -> Mapping[int, int]:
+    """Return a column map's own dict, for fast lookups; other mappings as they are."""
+    return mapping._dict if isinstance(mapping, ColumnMap) else mapping
 
 
 def start_bits(
