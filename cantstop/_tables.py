@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from cantstop.game import State
 
 #: The one- and two-step sets of a situation, without its markers.
-_UNMARKED = (1 << 26) - 1
+UNMARKED = (1 << 26) - 1
 #: A 13-bit set with every column's bit.
 ALL_COLUMNS = sum(1 << c for c in COLUMNS)
 #: The low 13 bits, to take one set out of a situation.
@@ -280,7 +280,7 @@ def starts_after_stop(
         return tuple(new)
     # Each marker's column has the room its marker had, and a won column none:
     # the player's next turn starts from this turn's situation without markers.
-    new[player] = situation & _UNMARKED
+    new[player] = situation & UNMARKED
     for column in topped:
         bit = 1 << column
         for p in range(rules.players):

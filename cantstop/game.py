@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from cantstop import _tables
-from cantstop._tables import _UNMARKED, compute_starts, starts_after_stop, with_column
+from cantstop._tables import UNMARKED, compute_starts, starts_after_stop, with_column
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.analysis import DROP_RULES, Play, SumPlay, decide_sum, landing
+from cantstop.analysis import DROP_RULES as DROP_RULES
+from cantstop.analysis import Play, SumPlay, decide_sum, landing
 from cantstop.columnmap import ColumnMap
 from cantstop.errors import IllegalAction, InvalidRules
 from cantstop.invariants import validate
@@ -32,8 +33,8 @@ from cantstop.phase import Phase
 from cantstop.refusals import refusal, stop_blockers
 from cantstop.rules import Rules, Variant
 
+# DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
 __all__ = [
-    "DROP_RULES",
     "Decisions",
     "Event",
     "Perft",
@@ -567,7 +568,7 @@ def _stop(state: State, stop: Stop) -> State:
         )
     else:  # starts_after_stop's other case, written out: the most frequent stop
         new_starts = list(_turn_starts(state))
-        new_starts[me] = state._situation & _UNMARKED
+        new_starts[me] = state._situation & UNMARKED
         for column in topped:  # a won column has no room for anybody
             bit = 1 << column
             for p in range(rules.players):

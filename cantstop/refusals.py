@@ -4,7 +4,7 @@
 refuse it and why, as a :class:`Refusal`: its kind, the rule that refuses
 it and the values it speaks of.  :meth:`State.apply <cantstop.State.apply>`
 words its :class:`~cantstop.IllegalAction` from it, and
-:func:`cantstop.explanation.explain` its verdict statements, from the same sentences
+:func:`cantstop.explain` its verdict statements, from the same sentences
 (:data:`REFUSAL_TEMPLATES`, the ``illegal.*`` and ``reason.*`` rows of the
 table of ``spec/explain.md``).  :func:`stop_blockers` is the one statement of
 Variant B's stop rule (R14.2).

@@ -73,7 +73,7 @@ class Statement:
 class Explanation:
     """What the rules say about a state, and an action in it: the result of ``explain``.
 
-    See :func:`~cantstop.explanation.explain`.  ``legal`` says whether
+    See :func:`cantstop.explain`.  ``legal`` says whether
     ``action`` is legal (``None`` without an action); ``moves`` are the legal
     moves of the dice explained (``()`` for a roll that busts, ``None`` when
     no dice are explained); ``statements`` are the statements in order.
