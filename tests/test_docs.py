@@ -436,6 +436,13 @@ def test_the_sources_are_named_and_described(site: Path) -> None:
     sources = (site / "sources.html").read_text(encoding="utf-8")
     for name in ("The write-up", "The rules guide", "The FAQ", "When the sources disagree"):
         assert name in sources, name
+    # Each source: what kind of text it is, what it covers, and the rules it decided, linked.
+    for anchor in ("source-write-up", "source-rules-guide", "source-faq"):
+        section = sources[sources.index(f'<section id="{anchor}">') :]
+        section = section[: section.index("</section>")]
+        for part in ("What it is.", "What it covers.", "What the spec took from it."):
+            assert part in section, (anchor, part)
+        assert len(set(re.findall(r'class="cs-rule reference internal" href="([^"]+)"', section))) >= 8
     # The example titles that the conformance vectors keep word for word are shown by name.
     turn = (site / "rules" / "03-turn.html").read_text(encoding="utf-8")
     assert "Worked turn of the write-up, played in one go" in turn
