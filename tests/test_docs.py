@@ -188,6 +188,8 @@ def test_the_three_column_table_matches_a_count_of_all_1296_rolls(site: Path) ->
     # The best-known figure of the game: 6, 7, 8 make at least one sum 92% of the time.
     assert rows[0][1] == "6 7 8"
     assert rows[0][3] == "8.02 %"
+    # The per cent sign stays on the line of its number: a no-break space holds them.
+    assert "<p>8.02\N{NO-BREAK SPACE}%</p>" in (site / "probabilities.html").read_text("utf-8")
 
 
 def test_the_single_column_table_matches_a_count_of_all_1296_rolls(site: Path) -> None:
@@ -442,7 +444,8 @@ def test_the_sources_are_named_and_described(site: Path) -> None:
         section = section[: section.index("</section>")]
         for part in ("What it is.", "What it covers.", "What the spec took from it."):
             assert part in section, (anchor, part)
-        assert len(set(re.findall(r'class="cs-rule reference internal" href="([^"]+)"', section))) >= 8
+        cited = re.findall(r'class="cs-rule reference internal" href="([^"]+)"', section)
+        assert len(set(cited)) >= 8, anchor
     # The example titles that the conformance vectors keep word for word are shown by name.
     turn = (site / "rules" / "03-turn.html").read_text(encoding="utf-8")
     assert "Worked turn of the write-up, played in one go" in turn

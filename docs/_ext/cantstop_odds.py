@@ -19,7 +19,8 @@ __all__ = ["SingleColumnChances", "ThreeColumnTable", "setup"]
 
 
 def _percent(p: Fraction) -> str:
-    return f"{float(p) * 100:.2f} %"
+    """Return ``p`` as a percentage; a no-break space keeps the sign with its number."""
+    return f"{float(p) * 100:.2f}\N{NO-BREAK SPACE}%"
 
 
 def _odds(directive: SphinxDirective) -> Any:
