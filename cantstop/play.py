@@ -53,7 +53,7 @@ from cantstop.actions import Action, Move, Stop
 from cantstop.game import Event, Phase, State
 from cantstop.notation import format_action, format_state
 from cantstop.odds import bust_probability
-from cantstop.players import Player, may_stop
+from cantstop.players import Decision, Player, decide, may_stop
 from cantstop.record import RecordWriter
 from cantstop.rules import COLUMNS
 from cantstop.simulate import roll_dice
@@ -62,6 +62,7 @@ from cantstop.text import MARKER, board_lines, legend
 __all__ = [
     "HUMAN",
     "Console",
+    "NotAChoice",
     "draw_board",
     "games_folder",
     "play",
@@ -78,6 +79,8 @@ _DIM = "2"
 _RESET = "\033[0m"
 _QUIT = {"q", "quit", "exit"}
 _HELP = {"help", "h"}
+#: How a built-in player's decision is told.
+_DONE = {Decision.ROLL: "rolls again", Decision.STOP: "stops"}
 #: The keys of the choices of a roll: letters, which no column number can be mistaken for.
 _KEYS = "abcdefghijklmnop"
 
@@ -157,8 +160,19 @@ def _name(seats: Sequence[Player | None], player: int) -> str:
 _SUMS = re.compile(r"\d+(?:\s*[+,\s]\s*\d+)*")
 
 
-def read_move(text: str, moves: Sequence[Move]) -> Move | str:
-    """Return the move among ``moves`` that ``text`` names, or a message saying why none is.
+@dataclass(frozen=True)
+class NotAChoice:
+    """An answer that names none of the choices: why, as :func:`read_move` words it."""
+
+    #: Why the answer is not a choice, and what would be one.
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
+    """Return the move among ``moves`` that ``text`` names, or why none is (:class:`NotAChoice`).
 
     ``text`` is the letter of a choice (``a`` for the first) or the move's
     sums in any order and spacing: ``7+10``, ``10+7``, ``7 10`` and
@@ -168,8 +182,8 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | str:
     >>> moves = (Move((4,)), Move((5,)), Move((7, 7)), Move((9,)), Move((10,)))
     >>> read_move('4', moves), read_move('D', moves), read_move('7 + 7', moves)
     (Move(columns=(4,)), Move(columns=(9,)), Move(columns=(7, 7)))
-    >>> read_move('4+5', moves)
-    '4+5 is not a choice with these dice; the choices are a) 4  b) 5  c) 7+7  d) 9  e) 10'
+    >>> print(read_move('4+5', moves))
+    4+5 is not a choice with these dice; the choices are a) 4  b) 5  c) 7+7  d) 9  e) 10
     """
     keys = _KEYS[: len(moves)]
     answer = text.strip().lower()
@@ -179,19 +193,21 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | str:
         numbers = re.findall(r"\d+", answer)
         wrong = [n for n in numbers if len(n) > 2 or int(n) not in COLUMNS]
         if wrong:
-            return f"{wrong[0][:6]} is not a column: the sum of two dice is 2 to 12"
+            return NotAChoice(f"{wrong[0][:6]} is not a column: the sum of two dice is 2 to 12")
         if len(numbers) > 2:
-            return f"{answer!r} names {len(numbers)} sums; a move plays one or two (rule R4.3)"
+            return NotAChoice(
+                f"{answer!r} names {len(numbers)} sums; a move plays one or two (rule R4.3)"
+            )
         sums = [int(n) for n in numbers]
         move = Move((sums[0],)) if len(sums) == 1 else Move((sums[0], sums[1]))
         if move in moves:
             return move
-        return (
+        return NotAChoice(
             f"{format_action(move)} is not a choice with these dice; "
             f"the choices are {_listing(moves)}"
         )
     letters = "a" if len(keys) == 1 else f"a letter from a to {keys[-1]}"
-    return (
+    return NotAChoice(
         f"{text.strip()[:30]!r} is not a choice: type {letters}, "
         f"a move such as {format_action(moves[-1])}, or help"
     )
@@ -279,16 +295,16 @@ def _choose(state: State, console: Console) -> Move:
             console.say(f"  {found}")
 
 
-def _decide(state: State, console: Console) -> bool:
-    """Ask whether to stop; return True to stop."""
+def _decide(state: State, console: Console) -> Decision:
+    """Ask a person whether to roll again or stop; return the decision."""
     allowed = may_stop(state)
     while True:
         answer = console.ask("  roll again or stop? [r/s]: ").lower()
         if answer in ("r", "roll"):
-            return False
+            return Decision.ROLL
         if answer in ("s", "stop"):
             if allowed:
-                return True
+                return Decision.STOP
             console.say(
                 "  under Variant B you may not stop while a marker shares a space "
                 "with another player's square (rule R14.2): roll again"
@@ -356,13 +372,13 @@ def play(
                 console.say(_odds_line(state))
                 if me is None:
                     _save(writer)
-                    stops = _decide(state, console)
+                    decision = _decide(state, console)
                 else:
-                    stops = me.stops(state, rng) and may_stop(state)
-                    console.say(f"  {me.name} {'stops' if stops else 'rolls again'}")
+                    decision = decide(me, state, rng)
+                    console.say(f"  {me.name} {_DONE[decision]}")
                     if delay:
                         time.sleep(delay)
-                action = Stop() if stops else roll_dice(rng)
+                action = Stop() if decision is Decision.STOP else roll_dice(rng)
             state, event = state.step(action)
             played += 1
             if writer is not None:

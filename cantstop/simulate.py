@@ -32,7 +32,7 @@ from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import InvalidRules
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import rules_from_json, rules_to_json
-from cantstop.players import PLAYERS, Player, may_stop
+from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.rules import Rules
 
 __all__ = [
@@ -81,7 +81,8 @@ def play_game(
     """Play one game between ``players`` (one per seat); return the final state and result.
 
     The dice come from :func:`roll_dice` with ``rng``, which the players draw
-    from too.  A stop that Variant B forbids (R14.2) is played as a roll.
+    from too.  Each decision to stop is :func:`~cantstop.players.decide`'s: a stop that
+    Variant B forbids (R14.2) is played as a roll.
     When ``record`` is a list, every action is appended to it.
 
     >>> from cantstop.players import Rule28Player
@@ -96,7 +97,7 @@ def play_game(
         me = players[state.player]
         if state.phase is Phase.CHOOSE:
             action: Action = me.choose(state, rng)
-        elif state.phase is Phase.DECIDE and me.stops(state, rng) and may_stop(state):
+        elif state.phase is Phase.DECIDE and decide(me, state, rng) is Decision.STOP:
             action = Stop()
         else:
             action = roll_dice(rng)

@@ -19,7 +19,7 @@ import pytest
 from cantstop import Move, Phase, Rules, State, Variant, format_state, new_game, parse_state
 from cantstop.cli import main
 from cantstop.conformance.verify import verify_record
-from cantstop.play import Console, draw_board, games_folder, play, read_move
+from cantstop.play import Console, NotAChoice, draw_board, games_folder, play, read_move
 from cantstop.players import Rule28Player
 from cantstop.record import PlaySetup, RecordWriter, read_header, replay_record
 from cantstop.text import render_board
@@ -83,11 +83,15 @@ def test_a_move_is_read_in_any_order_and_spacing(answer: str) -> None:
 def test_read_move_explains_each_mistake() -> None:
     """Every answer that names no choice gets a message that says why."""
     moves = parse_state(FIVE_CHOICES).legal_moves()
-    assert read_move("13", moves) == "13 is not a column: the sum of two dice is 2 to 12"
-    assert read_move("0", moves) == "0 is not a column: the sum of two dice is 2 to 12"
+    assert read_move("13", moves) == NotAChoice(
+        "13 is not a column: the sum of two dice is 2 to 12"
+    )
+    assert str(read_move("0", moves)) == "0 is not a column: the sum of two dice is 2 to 12"
     assert str(read_move("9" * 5000, moves)).startswith("999999 is not a column")
-    assert read_move("4 5 6", moves) == "'4 5 6' names 3 sums; a move plays one or two (rule R4.3)"
-    assert read_move("4+10", moves) == (
+    assert str(read_move("4 5 6", moves)) == (
+        "'4 5 6' names 3 sums; a move plays one or two (rule R4.3)"
+    )
+    assert str(read_move("4+10", moves)) == (
         "4+10 is not a choice with these dice; the choices are a) 4  b) 5  c) 7+7  d) 9  e) 10"
     )
     assert str(read_move("f", moves)).startswith("'f' is not a choice: type a letter from a to e")
