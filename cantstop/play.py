@@ -1,7 +1,10 @@
-"""``cantstop play``: a game in the terminal, for 1 to 4 seats, human or built-in.
+"""The terminal game of ``cantstop play``: the board, the prompts and the turn loop.
 
-The board (the mountain of columns) is drawn with a legend and the position in
-notation, in colour when the output is a terminal and ``NO_COLOR`` is not set.
+A game has 1 to 4 seats, each a person or a built-in player.  The board (the
+mountain of columns) is drawn with a legend and the position in notation, in
+colour when the output is a terminal and ``NO_COLOR`` is not set.  Every roll
+is shown, and a roll that busts says why in one line
+(:func:`bust_reason`, from the explanation of the roll).
 A person chooses a move by its letter (``a``, ``b``, ...) or by writing its sums
 in any order (``7+10``, ``10+7``, ``7 10``); ``odds`` shows, for each choice,
 the exact chance of busting on the roll after it, and ``help`` lists the
@@ -11,15 +14,12 @@ shown (:func:`cantstop.odds.bust_probability`).
 Every game is kept.  Each action is appended to a game record
 (``spec/record.md``) at once, the record is forced to the disk before every
 question to a person (a built-in player's actions lost in a crash come again
-the same from the seed), and the
-record's header holds the seats, the rules and the seed, so ``cantstop play
---resume FILE`` continues the game exactly: the same seats, and the same dice
-and built-in players' choices the game would have had without the pause.
-Action ``n`` of a game (counted from 0) draws from
-``random.Random(f"{seed}/{n}")``.  ``--record FILE`` names the record and never
-replaces an existing file without ``--force``; without it the record goes to
-the per-user folder of :func:`games_folder`.  A line cut short by a crash
-while it was written is dropped, with a warning, when the game is resumed.
+the same from the seed), and the record's header holds the seats, the rules
+and the seed, so ``cantstop play --resume FILE`` continues the game exactly:
+the same seats, and the same dice and built-in players' choices the game would
+have had without the pause.  Action ``n`` of a game (counted from 0) draws
+from ``random.Random(f"{seed}/{n}")``.  Where records live, and how one is read
+back and rewritten to resume it, is :mod:`cantstop.savedgames`.
 
 >>> import io
 >>> from cantstop import Phase, Rules, new_game
@@ -39,23 +39,23 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import random
 import re
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
-from cantstop.actions import Action, Move, Stop
+from cantstop import explain
+from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.errors import _brief
 from cantstop.game import Event, Phase, State
 from cantstop.notation import format_action, format_state
 from cantstop.odds import bust_probability
 from cantstop.players import Decision, Player, decide, may_stop
 from cantstop.record import RecordWriter
 from cantstop.rules import COLUMNS
+from cantstop.savedgames import games_folder
 from cantstop.simulate import roll_dice
 from cantstop.text import MARKER, board_lines, legend
 
@@ -63,6 +63,7 @@ __all__ = [
     "HUMAN",
     "Console",
     "NotAChoice",
+    "bust_reason",
     "draw_board",
     "games_folder",
     "play",
@@ -113,17 +114,23 @@ class Console:
         self.output.flush()
 
     def ask(self, prompt: str) -> str:
-        """Ask a question; return the stripped answer, or raise :class:`_Quit`."""
-        self.output.write(prompt)
-        self.output.flush()
-        line = self.input.readline()
-        if not line:
-            self.say()
-            raise _Quit
-        answer = line.strip()
-        if answer.lower() in _QUIT:
-            raise _Quit
-        return answer
+        """Ask a question until the answer is not empty; return it stripped of space.
+
+        ``q`` (``quit``, ``exit``, in any case) and the end of the input leave
+        the game (the private ``_Quit`` exception).
+        """
+        while True:
+            self.output.write(prompt)
+            self.output.flush()
+            line = self.input.readline()
+            if not line:
+                self.say()
+                raise _Quit
+            answer = line.strip()
+            if answer.lower() in _QUIT:
+                raise _Quit
+            if answer:
+                return answer
 
 
 def draw_board(state: State, console: Console) -> str:
@@ -186,7 +193,8 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
     4+5 is not a choice with these dice; the choices are a) 4  b) 5  c) 7+7  d) 9  e) 10
     """
     keys = _KEYS[: len(moves)]
-    answer = text.strip().lower()
+    typed = text.strip()
+    answer = typed.lower()
     if len(answer) == 1 and answer in keys:
         return moves[keys.index(answer)]
     if _SUMS.fullmatch(answer):
@@ -196,7 +204,7 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
             return NotAChoice(f"{wrong[0][:6]} is not a column: the sum of two dice is 2 to 12")
         if len(numbers) > 2:
             return NotAChoice(
-                f"{answer!r} names {len(numbers)} sums; a move plays one or two (rule R4.3)"
+                f"{_brief(typed)} names {len(numbers)} sums; a move plays one or two (rule R4.3)"
             )
         sums = [int(n) for n in numbers]
         move = Move((sums[0],)) if len(sums) == 1 else Move((sums[0], sums[1]))
@@ -208,8 +216,65 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
         )
     letters = "a" if len(keys) == 1 else f"a letter from a to {keys[-1]}"
     return NotAChoice(
-        f"{text.strip()[:30]!r} is not a choice: type {letters}, "
+        f"{_brief(typed)} is not a choice: type {letters}, "
         f"a move such as {format_action(moves[-1])}, or help"
+    )
+
+
+def _numbers(values: Sequence[int]) -> str:
+    """``2``, ``2 and 3``, ``2, 3 and 4``."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _dropped(play: str, columns: Sequence[int], owner: int | None) -> str:
+    """Say why the sums ``columns`` cannot be played, for the drop ``play`` of spec/explain.md."""
+    one = len(columns) == 1
+    listed = _numbers(columns)
+    if play == "no marker":
+        return f"{listed} {'needs' if one else 'need'} a new marker, and all three are in use"
+    if play == "top":
+        if one:
+            return f"the marker in column {listed} is on its top space"
+        return f"the markers in columns {listed} are on their top spaces"
+    if play == "won":
+        return f"column{'' if one else 's'} {listed} {'is' if one else 'are'} won by player {owner}"
+    return f"the board has no column{'' if one else 's'} {listed}"
+
+
+def bust_reason(state: State, roll: Roll) -> str:
+    """Return, in one line, why ``roll`` busts in ``state``: each sum and the rule that drops it.
+
+    The line is read from the explanation of the roll (:func:`cantstop.explain`),
+    which names, for each sum of each pairing, what stops it being played.
+
+    >>> from cantstop import Roll, parse_state
+    >>> print(bust_reason(parse_state('-/- 2:1,3:1,4:1 0d'), Roll((6, 5, 5, 5))))
+    bust! 10 and 11 need a new marker, and all three are in use (R5.3):
+    no pairing plays (R10.1), so the markers come off
+    >>> print(bust_reason(parse_state('2:3/- 7:13,8:1,9:1 0d'), Roll((1, 1, 6, 6))))
+    bust! column 2 is won by player 0 (R9.2); 12 needs a new marker, and all three are in use
+    (R5.3); the marker in column 7 is on its top space (R8.1): no pairing plays (R10.1), so the
+    markers come off
+    """
+    groups: dict[tuple[str, int | None], tuple[list[int], list[str]]] = {}
+    bust_rules: tuple[str, ...] = ()
+    for statement in explain(state, roll).statements:
+        if statement.kind == "sum.dropped":
+            data = statement.data
+            columns, rules = groups.setdefault((data["play"], data["owner"]), ([], []))
+            if data["sum"] not in columns:
+                columns.append(data["sum"])
+            rules.extend(r for r in statement.rules if r not in rules)
+        elif statement.kind == "moves.bust":
+            bust_rules = statement.rules
+    reasons = [
+        f"{_dropped(play, sorted(columns), owner)} ({', '.join(rules)})"
+        for (play, owner), (columns, rules) in groups.items()
+    ]
+    return (
+        f"bust! {'; '.join(reasons)}: no pairing plays ({', '.join(bust_rules)}), "
+        "so the markers come off"
     )
 
 
@@ -251,8 +316,6 @@ def _decide_help() -> str:
 
 def _explain(state: State) -> str:
     """Return what ``?`` shows at a choice: the roll explained by :func:`cantstop.explain`."""
-    from cantstop.explain import explain
-
     lines = explain(state).text().splitlines()
     return "\n".join(["", *(f"  {line}" for line in lines), "  (help lists the commands)"])
 
@@ -299,7 +362,8 @@ def _decide(state: State, console: Console) -> Decision:
     """Ask a person whether to roll again or stop; return the decision."""
     allowed = may_stop(state)
     while True:
-        answer = console.ask("  roll again or stop? [r/s]: ").lower()
+        typed = console.ask("  roll again or stop? [r/s]: ")
+        answer = typed.lower()
         if answer in ("r", "roll"):
             return Decision.ROLL
         if answer in ("s", "stop"):
@@ -317,7 +381,7 @@ def _decide(state: State, console: Console) -> Decision:
             console.say(draw_board(state, console))
         else:
             console.say(
-                f"  {answer[:30]!r} is not a choice: type r to roll again, s to stop, "
+                f"  {_brief(typed)} is not a choice: type r to roll again, s to stop, "
                 "help for the commands"
             )
 
@@ -347,15 +411,19 @@ def play(
     ``writer``.  Ctrl-C (:class:`KeyboardInterrupt`) is passed on, after the
     actions so far have been written.
     """
+    # A game taken up within a turn shows the board and whose turn it is, as a turn does.
+    drawn = state.phase in (Phase.CHOOSE, Phase.DECIDE)
     try:
+        if drawn:
+            console.say()
+            _turn_begins(state, seats, console)
         while state.phase is not Phase.OVER:
             me = seats[state.player]
             rng = random.Random(f"{seed}/{played}")
             action: Action
             if state.phase is Phase.ROLL:
                 console.say()
-                console.say(draw_board(state, console))
-                console.say(console.paint(f"{_name(seats, state.player)} to play", _BOLD))
+                _turn_begins(state, seats, console)
                 action = roll_dice(rng)
             elif state.phase is Phase.CHOOSE:
                 dice = " ".join(map(str, state.dice or ()))
@@ -367,7 +435,7 @@ def play(
                     action = me.choose(state, rng)
                     console.say(f"  {me.name} plays {format_action(action)}")
             else:
-                if me is None:
+                if me is None and not drawn:
                     console.say(draw_board(state, console))
                 console.say(_odds_line(state))
                 if me is None:
@@ -379,12 +447,16 @@ def play(
                     if delay:
                         time.sleep(delay)
                 action = Stop() if decision is Decision.STOP else roll_dice(rng)
+            drawn = False
+            before = state
             state, event = state.step(action)
             played += 1
             if writer is not None:
                 writer.append(action, state)
-            if event is Event.BUSTED:
-                console.say(console.paint("  bust! the markers come off", _BOLD))
+            if event is Event.BUSTED and isinstance(action, Roll):
+                dice = " ".join(map(str, action.dice))
+                console.say(f"  dice: {console.paint(dice, _BOLD)}")
+                console.say(console.paint(f"  {bust_reason(before, action)}", _BOLD))
             elif event is Event.WON:
                 console.say()
                 console.say(draw_board(state, console))
@@ -396,6 +468,12 @@ def play(
     return state
 
 
+def _turn_begins(state: State, seats: Sequence[Player | None], console: Console) -> None:
+    """Draw the board and say whose turn it is."""
+    console.say(draw_board(state, console))
+    console.say(console.paint(f"{_name(seats, state.player)} to play", _BOLD))
+
+
 def _save(writer: RecordWriter | None) -> None:
     """Force the record to the disk: before every question to a person, and at the end.
 
@@ -405,29 +483,3 @@ def _save(writer: RecordWriter | None) -> None:
     if writer is not None:
         with contextlib.suppress(io.UnsupportedOperation):  # a record in memory has no disk
             writer.sync()
-
-
-def games_folder() -> Path:
-    r"""Return the per-user folder where ``cantstop play`` keeps games started without ``--record``.
-
-    It follows the platform's convention for application data, with
-    ``cantstop/games`` inside:
-
-    - Linux and other Unix systems: ``$XDG_DATA_HOME/cantstop/games``, and
-      ``~/.local/share/cantstop/games`` when ``XDG_DATA_HOME`` is unset or not
-      an absolute path (the XDG Base Directory convention);
-    - macOS: ``~/Library/Application Support/cantstop/games``;
-    - Windows: ``%LOCALAPPDATA%\cantstop\games``.
-
-    >>> games_folder().parts[-2:]
-    ('cantstop', 'games')
-    """
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME", "")
-        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"
-    return base / "cantstop" / "games"

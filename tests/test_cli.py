@@ -418,3 +418,28 @@ def test_spec_check_reports_failing_examples_on_stderr(
     assert captured.err == (
         f"cantstop spec: error: 1 example fails against the engine; the first: {first}\n"
     )
+
+
+#: The command-line modules and the modules of the terminal game and its players.
+COMMAND_LINE_MODULES = [
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "cantstop" / "commands").glob("*.py")),
+    "cantstop/cli.py",
+    "cantstop/demo.py",
+    "cantstop/play.py",
+    "cantstop/players.py",
+    "cantstop/savedgames.py",
+    "cantstop/simulate.py",
+    "cantstop/text.py",
+]
+
+
+@pytest.mark.parametrize("name", COMMAND_LINE_MODULES)
+def test_each_module_is_short_and_says_its_concern(name: str) -> None:
+    """No module is over 600 lines, and its docstring's first line names what it is for."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    assert text.count("\n") <= 600
+    doc = ast.get_docstring(ast.parse(text))
+    assert doc is not None, name
+    first = doc.splitlines()[0]
+    assert first.endswith("."), name
+    assert len(first) > 20, name

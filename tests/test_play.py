@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import pty
 import re
@@ -637,3 +638,91 @@ def test_pty_game_respects_no_color(tmp_path: Path, clean_env: dict[str, str]) -
     out = _pty_session({**clean_env, "NO_COLOR": "1"}, ["a", "s", "q"], tmp_path / "g.jsonl")
     assert "\033[" not in out
     assert "player 1 (rule28) to play" in out
+
+
+# -- What happened: every roll shown, busts with their reason ---------------------------------
+
+
+def _recorded(state: State, answers: str, seed: int) -> tuple[str, list[dict[str, object]]]:
+    """Play from ``state`` into a record in memory; return the output and the action lines."""
+    out, record = io.StringIO(), io.StringIO()
+    writer = RecordWriter(record, state.rules)
+    play(state, [None, Rule28Player()], seed, Console(io.StringIO(answers), out), writer)
+    lines = [json.loads(line) for line in record.getvalue().splitlines()[1:]]
+    return out.getvalue(), lines
+
+
+def test_a_persons_bust_shows_its_dice_and_why() -> None:
+    """Rolling again with three markers on 2, 3 and 4: a bust shows the dice and the lost sums.
+
+    With no marker free and none of 2, 3 or 4 on its top space, a roll busts exactly
+    when no pairing makes 2, 3 or 4, and then every sum it makes needs a new marker
+    (R5.3); the sums are the dice added in pairs, worked out here from the record.
+    """
+    busts = 0
+    for seed in range(12):
+        out, lines = _recorded(parse_state("-/- 2:1,3:1,4:1 0d"), "r\nq\n", seed)
+        roll = lines[0]
+        assert roll["action"]["type"] == "roll"  # type: ignore[index]
+        dice: list[int] = roll["action"]["dice"]  # type: ignore[index]
+        a, b, c, d = dice
+        sums = sorted({a + b, c + d, a + c, b + d, a + d, b + c})
+        if not roll["bust"]:
+            assert "bust!" not in out
+            continue
+        busts += 1
+        listed = ", ".join(map(str, sums[:-1])) + f" and {sums[-1]}" if len(sums) > 1 else sums[0]
+        assert f"  dice: {a} {b} {c} {d}\n" in out
+        assert (
+            f"  bust! {listed} need{'s' if len(sums) == 1 else ''} a new marker, and all three "
+            "are in use (R5.3): no pairing plays (R10.1), so the markers come off\n"
+        ) in out
+    assert busts >= 2  # the seeds include busts
+
+
+def test_every_bust_of_a_whole_game_is_shown_with_its_dice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a game between built-in players, each roll the record marks a bust is told, dice first."""
+    path = tmp_path / "g.jsonl"
+    argv = ["--players", "random,rule28", "--seed", "8", "--record", str(path)]
+    status, out, _ = _play(argv, monkeypatch, capsys)
+    assert status == 0
+    rolls = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    busted = [line["action"]["dice"] for line in rolls if line.get("bust")]
+    told = re.findall(r"  dice: (\d) (\d) (\d) (\d)\n  bust! ", out)
+    assert busted  # the game has busts to tell
+    assert [[int(d) for d in dice] for dice in told] == busted
+
+
+def test_resume_shows_the_header_then_the_board_then_whose_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resumed within a turn: the header, the board, whose turn it is, then the prompt."""
+    path = tmp_path / "g.jsonl"
+    assert _play(["--record", str(path), "--seed", "5"], monkeypatch, capsys, "a\n")[0] == 0
+    status, out, _ = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 0
+    marks = ["resuming ", "game record: ", "legend: ", "player 0 (human) to play", "roll again"]
+    places = [out.index(mark) for mark in marks]
+    assert places == sorted(places), out
+    assert out.count("legend: ") == 1  # the board is drawn once before the question
+
+
+def test_an_answer_in_capitals_is_read_or_quoted_as_typed() -> None:
+    """``R`` rolls as ``r`` does; an answer that is no choice is quoted as it was typed."""
+    final, out = _session("-/- 7:1 0d", "A\nq\n")
+    assert "'A' is not a choice: type r to roll again, s to stop" in out
+    assert final.phase is Phase.DECIDE
+    final, out = _session("-/- 7:1 0d", "S\nq\n")
+    assert final.squares[0] == {7: 1}
+    _, out = _session(FIVE_CHOICES, "XYZ\nq\n")
+    assert "'XYZ' is not a choice: type a letter from a to e" in out
+
+
+def test_an_empty_line_asks_again_without_an_error() -> None:
+    """Enter alone, or space alone, repeats the question and says nothing else."""
+    final, out = _session(FIVE_CHOICES, "\n   \na\nq\n")
+    assert "not a choice" not in out
+    assert out.count("your move [a-e]: ") == 3
+    assert final.markers == {2: 1, 3: 1, 4: 1}

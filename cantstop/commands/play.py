@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import random
 import shlex
-import shutil
 import sys
-import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +23,7 @@ from cantstop.commands.options import int_option, player_names, seconds_option
 from cantstop.commands.report import UsageError, quoted, report_warning
 from cantstop.errors import CantStopError
 from cantstop.game import Phase, State, new_game
-from cantstop.play import HUMAN, Console, draw_board, games_folder, play
+from cantstop.play import HUMAN, Console, draw_board, play
 from cantstop.players import PLAYERS, Player
 from cantstop.record import (
     MAX_SEED,
@@ -39,6 +35,13 @@ from cantstop.record import (
     read_header,
 )
 from cantstop.rules import Rules, Variant
+from cantstop.savedgames import (
+    create_in_folder,
+    create_record,
+    games_folder,
+    read_record_text,
+    rewrite,
+)
 
 __all__ = ["add_commands"]
 
@@ -85,7 +88,7 @@ class _Game:
 
 def _open_new(path: Path, force: bool) -> TextIO:
     try:
-        return path.open("w" if force else "x", encoding="utf-8")
+        return create_record(path, replace=force)
     except FileExistsError:
         raise UsageError(
             f"{path} exists; give --force to replace it, "
@@ -97,15 +100,10 @@ def _open_new(path: Path, force: bool) -> TextIO:
 
 def _open_in_games_folder() -> tuple[Path, TextIO]:
     folder = games_folder()
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for n in range(1, 1000):
-        path = folder / (f"game-{stamp}.jsonl" if n == 1 else f"game-{stamp}-{n}.jsonl")
-        try:
-            return path, path.open("x", encoding="utf-8")
-        except FileExistsError:
-            continue
-    raise UsageError(f"cannot find a free file name in {folder}")
+    try:
+        return create_in_folder(folder)
+    except FileExistsError:
+        raise UsageError(f"cannot find a free file name in {folder}") from None
 
 
 def _new_game(args: argparse.Namespace) -> _Game:
@@ -129,31 +127,6 @@ def _new_game(args: argparse.Namespace) -> _Game:
     setup = PlaySetup(seats, seed)
     writer = RecordWriter(file, rules, first_player=first, play=setup)
     return _Game(state, seats, seed, path, file, writer, 0)
-
-
-def _read_lines(path: Path) -> tuple[str, str | None]:
-    """Return the text of the record at ``path`` and the torn last line, if there is one.
-
-    A line is written whole, newline last, so a last line without its newline
-    that is not a JSON value was cut short by a crash: it is split off.
-    """
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        if b"\n" not in raw[exc.start :]:
-            # The tear cut a character in two: only the last line is affected.
-            text = raw[: raw.rfind(b"\n") + 1].decode("utf-8", errors="strict")
-            return text, raw[raw.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")
-        raise RecordError(line, f"not UTF-8 text: {exc.reason}") from None
-    head, _, last = text.rpartition("\n")
-    if last.strip():
-        try:
-            json.loads(last)
-        except (ValueError, RecursionError):
-            return head + "\n" if head else "", last
-    return text, None
 
 
 def _contradictions(args: argparse.Namespace, header: RecordHeader) -> list[str]:
@@ -200,7 +173,7 @@ def _resume(args: argparse.Namespace, console: Console) -> _Game | None:
     if not path.exists():
         raise UsageError(f"no such record: {path}")
     try:
-        text, torn = _read_lines(path)
+        text, torn = read_record_text(path)
         header, lines = read_header(io.StringIO(text))
         problems = _contradictions(args, header)
         if problems:
@@ -241,55 +214,13 @@ def _resume(args: argparse.Namespace, console: Console) -> _Game | None:
     )
     if state.phase is Phase.OVER:
         if torn is not None:
-            _rewrite(path, header, actions, header.play)[0].close()
+            rewrite(path, header, actions, header.play)[0].close()
         console.say(draw_board(state, console))
         winner = state.player  # the player who won is the one to move in the final state
         console.say(f"this game is over: player {winner} ({seats[winner]}) won")
         return None
-    file, writer = _rewrite(path, header, actions, PlaySetup(seats, seed))
+    file, writer = rewrite(path, header, actions, PlaySetup(seats, seed))
     return _Game(state, seats, seed, path, file, writer, len(actions))
-
-
-def _rewrite(
-    path: Path, header: RecordHeader, actions: Sequence[Action], setup: PlaySetup | None
-) -> tuple[TextIO, RecordWriter]:
-    """Write the record afresh beside ``path`` and put it in its place; keep it open to append.
-
-    The new file has every claim and the header's ``play`` field; it takes
-    the old one's place in one step (``os.replace``), so a crash leaves one
-    or the other whole.
-    """
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    out = os.fdopen(handle, "w", encoding="utf-8")
-    try:
-        shutil.copymode(path, tmp)
-        writer = RecordWriter(out, header.rules, first_player=header.first_player, play=setup)
-        state = new_game(header.rules, header.first_player)
-        for action in actions:
-            state = state.apply(action)
-            writer.append(action, state)
-        writer.sync()
-        os.replace(tmp, path)
-    except BaseException:
-        out.close()
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    _sync_folder(path.parent)
-    return out, writer
-
-
-def _sync_folder(folder: Path) -> None:
-    """Force a folder's entries (a file just renamed into it) to the disk, where possible."""
-    if not hasattr(os, "O_DIRECTORY"):
-        return
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot sync a folder; the rename itself is still atomic
-    finally:
-        os.close(fd)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -298,12 +229,6 @@ def _play(args: argparse.Namespace) -> int:
         game = _resume(args, console)
         if game is None:
             return 0
-        # A turn begins with the board, and so does a person's decision to roll or stop.
-        state = game.state
-        if state.phase is Phase.CHOOSE or (
-            state.phase is Phase.DECIDE and game.seats[state.player] != HUMAN
-        ):
-            console.say(draw_board(state, console))
     else:
         game = _new_game(args)
     with game.file:
