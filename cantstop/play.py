@@ -61,6 +61,7 @@ from cantstop.text import MARKER, board_lines, legend
 
 __all__ = [
     "HUMAN",
+    "MAX_ANSWER",
     "Console",
     "NotAChoice",
     "bust_reason",
@@ -82,6 +83,8 @@ _QUIT = {"q", "quit", "exit"}
 _HELP = {"help", "h"}
 #: How a built-in player's decision is told.
 _DONE = {Decision.ROLL: "rolls again", Decision.STOP: "stops"}
+#: The longest answer a prompt reads, in characters; a longer line is read in pieces and skipped.
+MAX_ANSWER = 1000
 #: The keys of the choices of a roll: letters, which no column number can be mistaken for.
 _KEYS = "abcdefghijklmnop"
 
@@ -117,20 +120,42 @@ class Console:
         """Ask a question until the answer is not empty; return it stripped of space.
 
         ``q`` (``quit``, ``exit``, in any case) and the end of the input leave
-        the game (the private ``_Quit`` exception).
+        the game (the private ``_Quit`` exception).  A line is read
+        :data:`MAX_ANSWER` characters at a time, so a line of any length costs
+        no more memory than that: a longer one is skipped, and so is one that
+        is not text in the input's encoding, each with a word why.
         """
         while True:
             self.output.write(prompt)
             self.output.flush()
-            line = self.input.readline()
+            try:
+                line = self.input.readline(MAX_ANSWER + 1)
+            except UnicodeDecodeError:
+                encoding = getattr(self.input, "encoding", None) or "UTF-8"
+                self.say(f"  that line is not {encoding} text: type the answer again")
+                continue
             if not line:
                 self.say()
                 raise _Quit
+            if len(line) > MAX_ANSWER and not line.endswith("\n"):
+                self._skip_line()
+                self.say(f"  that line is over {MAX_ANSWER:,} characters long: type a shorter one")
+                continue
             answer = line.strip()
             if answer.lower() in _QUIT:
                 raise _Quit
             if answer:
                 return answer
+
+    def _skip_line(self) -> None:
+        """Read the rest of a line too long to be an answer, a bounded piece at a time."""
+        while True:
+            try:
+                piece = self.input.readline(MAX_ANSWER + 1)
+            except UnicodeDecodeError:
+                continue
+            if not piece or piece.endswith("\n"):
+                return
 
 
 def draw_board(state: State, console: Console) -> str:

@@ -443,3 +443,28 @@ def test_each_module_is_short_and_says_its_concern(name: str) -> None:
     first = doc.splitlines()[0]
     assert first.endswith("."), name
     assert len(first) > 20, name
+
+
+#: Runs that fail a rule (exit status 1), one or more per command that can: each must say so
+#: in its one error line on stderr, whatever it prints on stdout.
+FAILING_RUNS = [
+    ["show", "-/- - 9r"],
+    ["moves", "-/- 2:1,3:1,4:1 0c6666"],
+    ["perft", "7:2/- 7:99 0d"],
+    ["odds", "-/- - 0c3455"],
+    ["play", "--resume", "{tmp}/bad.jsonl"],
+]
+
+
+@pytest.mark.parametrize("argv", FAILING_RUNS, ids=lambda argv: argv[0])
+def test_a_failed_rule_is_reported_on_stderr(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Status 1 always comes with the one ``cantstop CMD: error:`` line on stderr."""
+    (tmp_path / "bad.jsonl").write_text('{"record":"cantstop","version":1}\n{"action":7}\n')
+    status = main([a.format(tmp=tmp_path) for a in argv])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert captured.err.count("\n") == 1, captured.err
+    assert captured.err.startswith(f"cantstop {argv[0]}: error: ")
+    assert "error" not in captured.out

@@ -2,25 +2,47 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import pty
 import re
+import resource
 import select
 import shlex
 import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from cantstop import Move, Phase, Rules, State, Variant, format_state, new_game, parse_state
+from cantstop import (
+    Action,
+    Move,
+    Phase,
+    Roll,
+    Rules,
+    State,
+    Variant,
+    format_state,
+    new_game,
+    parse_state,
+)
 from cantstop.cli import main
 from cantstop.conformance.verify import verify_record
-from cantstop.play import Console, NotAChoice, draw_board, games_folder, play, read_move
+from cantstop.play import (
+    MAX_ANSWER,
+    Console,
+    NotAChoice,
+    draw_board,
+    games_folder,
+    play,
+    read_move,
+)
 from cantstop.players import Rule28Player
 from cantstop.record import PlaySetup, RecordWriter, read_header, replay_record
 from cantstop.text import render_board
@@ -726,3 +748,181 @@ def test_an_empty_line_asks_again_without_an_error() -> None:
     assert "not a choice" not in out
     assert out.count("your move [a-e]: ") == 3
     assert final.markers == {2: 1, 3: 1, 4: 1}
+
+
+# -- Hostile input: endless files, endless lines, bytes that are not text, full disks, links ----
+
+
+class _EndlessLine(io.StringIO):
+    """An input whose first line is ``length`` characters long, then ``rest``, made as read."""
+
+    def __init__(self, length: int, rest: str) -> None:
+        super().__init__()
+        self.left, self.rest = length, rest
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.left:
+            take = self.left if size is None or size < 0 else min(size, self.left)
+            self.left -= take
+            return "x" * take + ("\n" if not self.left else "")
+        line, _, self.rest = self.rest.partition("\n")
+        return line + "\n" if line or self.rest else ""
+
+
+def test_a_prompt_reads_a_long_line_in_bounded_pieces() -> None:
+    """A 50-million-character line at a prompt is skipped in pieces, never held whole."""
+    answers = _EndlessLine(50_000_000, "a\nq\n")
+    out = io.StringIO()
+    tracemalloc.start()
+    try:
+        final = play(parse_state(FIVE_CHOICES), [None, Rule28Player()], 1, Console(answers, out))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000
+    assert f"that line is over {MAX_ANSWER:,} characters long: type a shorter one" in out.getvalue()
+    assert final.markers == {2: 1, 3: 1, 4: 1}  # the answer after it was read: a, column 4
+
+
+def _run_play(
+    argv: list[str], stdin: bytes, **options: object
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m cantstop play ARGV`` in a child process from the repository."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **options.pop("env", {})}  # type: ignore[dict-item]
+    return subprocess.run(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "cantstop", "play", *argv],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+        **options,
+    )
+
+
+def test_bytes_that_are_not_utf8_at_a_strict_stdin(tmp_path: Path) -> None:
+    """A strict UTF-8 stdin given byte 0xff: no choice, the game goes on, no traceback."""
+    path = tmp_path / "x.jsonl"
+    argv = ["--players", "human,rule28", "--seed", "3", "--record", str(path)]
+    done = _run_play(argv, b"a\n\xff\ns\n", env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert "'\ufffd' is not a choice: type r to roll again".encode() in done.stdout
+    assert replay_record(path).squares[0]  # the stop after it was played
+
+
+def _peak_resuming(path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Resume the record at ``path`` (its game left at once); return the peak memory traced."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    tracemalloc.start()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["play", "--resume", str(path)]) == 0
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _busting_turns(path: Path, turns: int) -> None:
+    """Write a record of two people taking ``turns`` turns, each placing three markers and busting.
+
+    Roll 1-1-6-6 and play 2+12, roll 1-1-1-2 and play 2+3, roll 3-3-4-4: 6, 7 and 8
+    need a new marker and none is free (R5.3, R10.1), so every turn leaves the board empty.
+    """
+    rules = Rules()
+    state = new_game(rules)
+    turn: list[Action] = [
+        *(Roll((1, 1, 6, 6)), Move((2, 12))),
+        *(Roll((1, 1, 1, 2)), Move((2, 3))),
+        Roll((3, 3, 4, 4)),
+    ]
+    with path.open("w", encoding="utf-8") as file:
+        writer = RecordWriter(file, rules, play=PlaySetup(("human", "human"), 1))
+        for _ in range(turns):
+            for action in turn:
+                state = state.apply(action)
+                writer.append(action, state)
+    assert state == new_game(rules, turns % 2)
+
+
+def test_resume_streams_the_record_in_constant_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resuming a record ten times longer (300 to 3,000 lines) costs about the same memory.
+
+    Holding the text or the actions would take far more than the bound: the longer
+    record is over 250 kB.
+    """
+    short, long = tmp_path / "short.jsonl", tmp_path / "long.jsonl"
+    _busting_turns(short, 60)
+    _busting_turns(long, 600)
+    assert long.stat().st_size > 250_000
+    _peak_resuming(long, monkeypatch)  # a first pass fills the interpreter's free lists
+    _busting_turns(long, 600)
+    grown = _peak_resuming(long, monkeypatch) - _peak_resuming(short, monkeypatch)
+    assert grown < 50_000
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_resume_refuses_a_device_or_a_pipe(tmp_path: Path) -> None:
+    """``--resume /dev/zero`` or a named pipe is a usage error, never an endless read.
+
+    The child runs with its address space bounded, so reading without end fails fast.
+    """
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    for path, kind in (("/dev/zero", "a character device"), (str(fifo), "a named pipe")):
+        done = _run_play(["--resume", path], b"", preexec_fn=bounded)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.decode() == (
+            f"cantstop play: error: --resume takes a record file, and {path} is {kind}\n"
+        )
+
+
+def test_resume_through_a_link_rewrites_the_file_it_points_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resume LINK`` leaves the link a link: the game goes on in the file it points to."""
+    target = tmp_path / "games" / "g.jsonl"
+    target.parent.mkdir()
+    whole = _bot_game(target, monkeypatch, capsys)
+    target.write_text("".join(whole[:5]), encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    status, _, err = _play(["--resume", str(link)], monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert link.is_symlink()
+    assert link.resolve() == target
+    assert target.read_text(encoding="utf-8") == "".join(whole)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["g.jsonl"]
+
+
+def test_resume_on_a_full_disk_leaves_no_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The record cannot be written afresh: one error line, the record as it was, no new file.
+
+    The child may write no file past half the record's size (``RLIMIT_FSIZE``), so
+    writing the record again fails as on a full disk (``EFBIG`` rather than ``ENOSPC``).
+    """
+    path = tmp_path / "g.jsonl"
+    whole = _bot_game(path, monkeypatch, capsys)
+    path.write_text("".join(whole[:-1]), encoding="utf-8")
+    before = path.read_bytes()
+    limit = len(before) // 2
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = _run_play(["--resume", str(path)], b"", preexec_fn=small_files)
+    assert done.returncode == 2, done.stderr
+    err = done.stderr.decode()
+    assert err.startswith(f"cantstop play: error: cannot resume the record {path}: "), err
+    assert done.stderr.count(b"\n") == 1
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]

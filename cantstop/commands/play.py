@@ -12,13 +12,13 @@ import io
 import os
 import random
 import shlex
+import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from cantstop.actions import Action
 from cantstop.commands.options import int_option, player_names, seconds_option
 from cantstop.commands.report import UsageError, quoted, report_warning
 from cantstop.errors import CantStopError
@@ -31,17 +31,9 @@ from cantstop.record import (
     RecordError,
     RecordHeader,
     RecordWriter,
-    check_line,
-    read_header,
 )
 from cantstop.rules import Rules, Variant
-from cantstop.savedgames import (
-    create_in_folder,
-    create_record,
-    games_folder,
-    read_record_text,
-    rewrite,
-)
+from cantstop.savedgames import Replay, SavedGame, create_in_folder, create_record, games_folder
 
 __all__ = ["add_commands"]
 
@@ -166,33 +158,78 @@ def _contradictions(args: argparse.Namespace, header: RecordHeader) -> list[str]
     return found
 
 
+def _check_resumable(path: Path) -> None:
+    """Refuse a ``--resume`` path that is missing, a folder, or a device, pipe or socket."""
+    _file_argument(path, "--resume")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise UsageError(f"no such record: {path}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read the record {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        kind = _FILE_KINDS.get(stat.S_IFMT(mode), "not a regular file")
+        raise UsageError(f"--resume takes a record file, and {path} is {kind}")
+
+
+#: What a path that is no regular file is, for a message.
+_FILE_KINDS = {
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFSOCK: "a socket",
+}
+
+
 def _resume(args: argparse.Namespace, console: Console) -> _Game | None:
     """Load the game of ``args.resume``; return it ready to go on, or ``None`` if it is over."""
     path: Path = args.resume
-    _file_argument(path, "--resume")
-    if not path.exists():
-        raise UsageError(f"no such record: {path}")
+    _check_resumable(path)
     try:
-        text, torn = read_record_text(path)
-        header, lines = read_header(io.StringIO(text))
-        problems = _contradictions(args, header)
-        if problems:
-            raise UsageError(f"the record {path} says otherwise: " + "; ".join(problems))
-        state = new_game(header.rules, header.first_player)
-        actions: list[Action] = []
-        for line in lines:
-            state = check_line(state, line)
-            actions.append(line.action)
-    except OSError as exc:
-        raise UsageError(f"cannot read the record {path}: {exc.strerror or exc}") from None
+        saved = SavedGame(path)
     except RecordError as exc:
         raise CantStopError(f"{path}: {exc}") from None
-    if torn is not None:
+    except OSError as exc:
+        raise UsageError(f"cannot read the record {path}: {exc.strerror or exc}") from None
+    try:
+        with saved:
+            header = saved.header
+            problems = _contradictions(args, header)
+            if problems:
+                raise UsageError(f"the record {path} says otherwise: " + "; ".join(problems))
+            seats, seed = _setup(args, header, console)
+            replay = saved.replay(PlaySetup(seats, seed) if header.play is None else header.play)
+    except RecordError as exc:
+        raise CantStopError(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot resume the record {path}: {exc.strerror or exc}") from None
+    if replay.torn is not None:
         report_warning(
             "play",
             f"the last line of {path} was cut short while it was written and is dropped "
-            f"({len(torn)} characters); the {len(actions)} actions before it are kept",
+            f"({len(replay.torn.decode('utf-8', 'replace'))} characters); "
+            f"the {replay.actions} actions before it are kept",
         )
+    console.say(
+        f"resuming {path}: {replay.actions} actions; seats "
+        + ", ".join(f"{p} {name}" for p, name in enumerate(seats))
+        + f"; seed {seed}"
+    )
+    state = replay.state
+    if state.phase is Phase.OVER:
+        _keep_finished(path, replay, header)
+        console.say(draw_board(state, console))
+        winner = state.player  # the player who won is the one to move in the final state
+        console.say(f"this game is over: player {winner} ({seats[winner]}) won")
+        return None
+    file, writer = _written(path, replay)
+    return _Game(state, seats, seed, path, file, writer, replay.actions)
+
+
+def _setup(
+    args: argparse.Namespace, header: RecordHeader, console: Console
+) -> tuple[tuple[str, ...], int]:
+    """Return the seats and the seed of a resumed game: the record's, or the options'."""
     if header.play is not None:
         seats, seed = header.play.seats, header.play.seed
     else:
@@ -207,23 +244,34 @@ def _resume(args: argparse.Namespace, console: Console) -> _Game | None:
             f"the record seats {quoted(unknown[0])}, which is not one of "
             f"{', '.join((HUMAN, *PLAYERS))}"
         )
-    console.say(
-        f"resuming {path}: {len(actions)} actions; seats "
-        + ", ".join(f"{p} {name}" for p, name in enumerate(seats))
-        + f"; seed {seed}"
-    )
-    if state.phase is Phase.OVER:
-        if torn is not None:
-            rewrite(path, header, actions, header.play)[0].close()
-        console.say(draw_board(state, console))
-        winner = state.player  # the player who won is the one to move in the final state
-        console.say(f"this game is over: player {winner} ({seats[winner]}) won")
-        return None
-    file, writer = rewrite(path, header, actions, PlaySetup(seats, seed))
-    return _Game(state, seats, seed, path, file, writer, len(actions))
+    return seats, seed
+
+
+def _written(path: Path, replay: Replay) -> tuple[TextIO, RecordWriter]:
+    """Put a replayed record in its place; a file that cannot be written is a usage error."""
+    try:
+        return replay.keep()
+    except OSError as exc:
+        raise UsageError(f"cannot write the record {path}: {exc.strerror or exc}") from None
+
+
+def _keep_finished(path: Path, replay: Replay, header: RecordHeader) -> None:
+    """Leave a finished game's record as it is, but for a torn last line, which goes."""
+    if replay.torn is None:
+        replay.discard()
+    elif header.play is not None:
+        _written(path, replay)[0].close()
+    else:
+        # The header said nothing of the seats: the repaired record says nothing either.
+        replay.discard()
+        with SavedGame(path) as saved:
+            _written(path, saved.replay(None))[0].close()
 
 
 def _play(args: argparse.Namespace) -> int:
+    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+        # An answer that is not text in the terminal's encoding is read as not a choice.
+        sys.stdin.reconfigure(errors="replace")
     console = Console(sys.stdin, sys.stdout, _use_color(args.color, sys.stdout))
     if args.resume is not None:
         game = _resume(args, console)
