@@ -128,6 +128,8 @@ BAD_ARGUMENTS: list[object] = [
     (["demo", "--seed", "-1"], "--seed"),
     (["demo", "--seed", HUGE], "--seed"),
     (["demo", "--players", "cautious,wizard"], "--players"),
+    (["demo", "--players", "human,rule28"], "--players"),
+    (["demo", "--players", "bold,,bold"], "--players"),
     (["spec", "extra"], "unrecognized arguments: extra"),
     (["show"], "state"),
     (["show", "-"], "stdin"),
@@ -137,6 +139,9 @@ BAD_ARGUMENTS: list[object] = [
     (["odds"], "give a state"),
     (["odds", "-"], "stdin"),
     (["odds", "--table", "-/- - 0r"], "not both"),
+    (["explain"], "state"),
+    (["explain", "-"], "stdin"),
+    (["explain", "-/- - 0r", "7+10", "extra"], "unrecognized arguments: extra"),
     (["simulate", "--games", "0"], "--games"),
     (["simulate", "--games", "-5"], "--games"),
     (["simulate", "--games", HUGE], "--games"),
@@ -145,6 +150,7 @@ BAD_ARGUMENTS: list[object] = [
     (["simulate", "--processes", "100000"], "--processes"),
     (["simulate", "--seed", "-1"], "--seed"),
     (["simulate", "--players", "rule28,nobody"], "--players"),
+    (["simulate", "--players", "human,rule28"], "--players"),
     (["play", "--delay", "-1"], "--delay"),
     (["play", "--delay", "nan"], "--delay"),
     (["play", "--delay", "1e308"], "--delay"),
@@ -165,6 +171,11 @@ BAD_ARGUMENTS: list[object] = [
     (["play", "--resume", FOLDER], "folder"),
     (["play", "--resume", "-"], "--resume"),
     (["play", "--resume", UNREADABLE], "cannot read"),
+    pytest.param(
+        ["play", "--resume", "/dev/zero"],
+        "a character device",
+        marks=pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero"),
+    ),
     (["verify"], "GAME.jsonl"),
     pytest.param(["verify", MISSING], "missing.jsonl"),
     pytest.param(["verify", FOLDER], "folder"),
@@ -234,7 +245,7 @@ def test_the_table_covers_every_subcommand() -> None:
     """The table of bad arguments has rows for each subcommand the project ships."""
     covered = {getattr(row, "values", row)[0][0] for row in BAD_ARGUMENTS}  # type: ignore[index]
     shipped = {"demo", "spec", "show", "moves", "perft", "odds", "simulate", "play"}
-    shipped |= {"verify", "conform", "serve"}
+    shipped |= {"verify", "conform", "serve", "explain"}
     assert shipped <= set(_subcommands())
     assert covered == shipped
 
@@ -351,6 +362,8 @@ LONG_ARGUMENTS = [
     ["play", "--seed", LONG],
     ["odds", LONG],
     ["perft", LONG],
+    ["explain", LONG],
+    ["explain", "-/- - 0r", LONG],
 ]
 
 
@@ -378,9 +391,8 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-#: The modules that hold command-line code besides the commands package: the entry points,
-#: and the explain module, whose last functions are the explain command's parser and runner.
-COMMAND_CODE = {"cantstop/cli.py", "cantstop/__main__.py", "cantstop/explain.py"}
+#: The modules that hold command-line code besides the commands package: the entry points.
+COMMAND_CODE = {"cantstop/cli.py", "cantstop/__main__.py"}
 
 
 def test_rule_modules_import_neither_argparse_nor_the_commands() -> None:
@@ -453,6 +465,8 @@ FAILING_RUNS = [
     ["perft", "7:2/- 7:99 0d"],
     ["odds", "-/- - 0c3455"],
     ["play", "--resume", "{tmp}/bad.jsonl"],
+    ["explain", "7:2/- - 0c3455", "7"],
+    ["explain", "7:2/- - 0c3455", "8+9+10"],
 ]
 
 

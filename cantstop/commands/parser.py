@@ -39,7 +39,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cantstop.commands.simulate",
     "cantstop.commands.odds",
     "cantstop.commands.play",
-    "cantstop.explain",
+    "cantstop.commands.explain",
 )
 
 
