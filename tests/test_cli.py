@@ -16,8 +16,8 @@ import pytest
 import cantstop
 from cantstop import InvalidRules, NotationError, parse_state
 from cantstop.cli import build_parser, main
-from cantstop.commands import UsageError, report_error
-from cantstop.commands.report import MAX_LINE
+from cantstop.commands import report_error
+from cantstop.commands.report import MAX_LINE, UsageError
 
 
 def test_demo_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:

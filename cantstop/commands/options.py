@@ -32,7 +32,10 @@ HUMAN = "human"
 
 
 class CommandParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are the one line of :func:`~.report.error_line`."""
+    """An argument parser whose usage errors are one line, as every command's errors are.
+
+    The line is :func:`~cantstop.commands.report.error_line`'s, with a pointer to ``--help``.
+    """
 
     def error(self, message: str) -> NoReturn:
         """Print ``PROG: error: MESSAGE (see PROG --help)`` on stderr and exit with status 2."""

@@ -30,7 +30,7 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 #: defines ``add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None``
 #: and sets ``run`` on each parser it adds: a function of the parsed arguments that returns
 #: the exit status.  A command raises :class:`~cantstop.commands.report.UsageError` for a
-#: bad option, and :func:`main` reports it.
+#: bad option, and :func:`~cantstop.commands.parser.main` reports it.
 COMMAND_MODULES: tuple[str, ...] = (
     "cantstop.commands.demo",
     "cantstop.commands.spec",

@@ -69,7 +69,8 @@ class UsageError(Exception):
     """A command line that asks for something the command cannot do: exit status 2.
 
     The message is one line saying what is wrong and, where it helps, what
-    would be right; :func:`report_error` prints it as ``cantstop COMMAND: error: ...``.
+    would be right; :func:`~cantstop.commands.report.report_error` prints it as
+    ``cantstop COMMAND: error: ...``.
     """
 
 
@@ -139,8 +140,8 @@ def report_error(
     This is the one way a command reports a problem; any command, those of
     other packages included, calls it instead of printing its own line:
 
-    - :class:`UsageError` and :class:`OSError` (a file that cannot be used)
-      are usage errors, status 2;
+    - :class:`~cantstop.commands.report.UsageError` and :class:`OSError` (a file
+      that cannot be used) are usage errors, status 2;
     - :class:`~cantstop.CantStopError` (an illegal state, action or record)
       is a failed rule, status 1; a :class:`~cantstop.NotationError` also shows
       the text and a caret under the offending character when ``stream`` is a
