@@ -33,14 +33,14 @@ def _by_kind(cases: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
     return [c for c in cases if c["id"].startswith(prefix)]
 
 
-#: The released v1 file whose expectations predate corrections of the explanations'
-#: English (spec/explain.md): a released suite version is frozen, so its answers stay,
-#: and the next version carries the corrected ones.
+#: The v1 file whose answers spec/explain.md words differently in places: a released
+#: suite version is frozen, so v1 keeps its answers, and the next version carries the
+#: sentences of spec/explain.md.
 CORRECTED = "explain.json"
 
 
 def _corrected(explanation: dict[str, Any]) -> bool:
-    """Whether an explanation of v1 says something that spec/explain.md has since corrected.
+    """Whether an explanation of v1 says something that spec/explain.md words otherwise.
 
     Read from v1's own statements: one marker called "the markers" (a ``move``
     leaving one marker, ``stop.squares`` with one marker on the board), dice
@@ -61,8 +61,8 @@ def test_regeneration_gives_the_committed_files() -> None:
     """One command regenerates the vectors, byte for byte; no stray file is left.
 
     ``explain.json`` is regenerated case for case: the same cases, each with its
-    v1 answer, except exactly the cases whose v1 answer says what the corrected
-    sentences of spec/explain.md say otherwise.
+    v1 answer, except exactly the cases whose v1 answer spec/explain.md words
+    otherwise.
     """
     generated = generate.generate()
     committed = {p.name for p in VECTORS.glob("*.json")} - {"schema.json"}
@@ -84,7 +84,7 @@ def test_regeneration_gives_the_committed_files() -> None:
         corrected = explanation is not None and _corrected(explanation)
         assert (before != after) is corrected, before["id"]
         changed += corrected
-    assert changed > 100  # the check is not vacuous: many v1 answers are corrected
+    assert changed > 100  # the check is not vacuous: many v1 answers differ
 
 
 def test_every_file_validates_against_the_schema() -> None:

@@ -20,8 +20,8 @@ from tests import independent
 NODE = shutil.which("node")
 JS_PORT = Path(__file__).resolve().parent.parent / "examples" / "ports" / "javascript"
 CASES = harness.load_cases(generate.vectors_dir())
-#: The explain cases as the generator makes them now.  The released ``v1/explain.json``
-#: keeps the sentences of its release, which spec/explain.md has since corrected (one
+#: The explain cases as the generator makes them.  The released ``v1/explain.json``
+#: keeps the sentences of its release, which spec/explain.md words otherwise in places (one
 #: marker is "the marker", dice thrown in order are named once, no bust is described
 #: when none can happen); ``test_conformance.py`` checks that the two differ exactly
 #: there.  The next suite version carries these expectations.
