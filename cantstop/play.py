@@ -51,7 +51,7 @@ from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.errors import _brief
 from cantstop.game import Event, Phase, State
 from cantstop.notation import format_action, format_state
-from cantstop.odds import bust_probability
+from cantstop.odds import bust_probability, format_percent
 from cantstop.players import Decision, Player, decide, may_stop
 from cantstop.record import RecordWriter
 from cantstop.rules import COLUMNS
@@ -348,7 +348,7 @@ def _explain(state: State) -> str:
 def _chance(state: State) -> str:
     """Return the exact chance of busting on the next roll, as rolls and a percentage."""
     bust = bust_probability(state)
-    return f"{bust * 1296} of the 1296 rolls ({float(bust):.1%})"
+    return f"{bust * 1296} of the 1296 rolls ({format_percent(bust)})"
 
 
 def _choice_odds(state: State) -> str:

@@ -27,7 +27,7 @@ from typing import Protocol, runtime_checkable
 from cantstop.actions import Move
 from cantstop.game import State
 from cantstop.odds import bust_probability, expected_gain, single_column_chances
-from cantstop.rules import MARKERS, Variant
+from cantstop.rules import MARKERS
 
 __all__ = [
     "MARKER_COST",
@@ -100,20 +100,16 @@ def stopping_wins(state: State) -> bool:
 
 
 def may_stop(state: State) -> bool:
-    """Return whether the rules allow a stop now: only Variant B ever forbids one (R14.2).
+    """Return whether the rules allow a stop now, as :meth:`State.decisions` says (R11.1, R14.2).
+
+    A player who has played a roll may stop, unless Variant B forbids it; a
+    player about to start the turn, or with dice to play, may not.
 
     >>> from cantstop import parse_state
     >>> may_stop(parse_state('-/7:3 7:3 0d B')), may_stop(parse_state('-/7:3 7:4 0d B'))
     (False, True)
     """
-    if state.rules.variant is not Variant.B:
-        return True
-    return not any(
-        theirs.get(column) == space
-        for column, space in state.markers.items()
-        for p, theirs in enumerate(state.squares)
-        if p != state.player
-    )
+    return state.decisions().may_stop
 
 
 def claims_a_column(state: State) -> bool:

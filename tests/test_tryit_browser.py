@@ -209,9 +209,15 @@ class Board:
 
 
 def check_chance(board: Board, state: str) -> None:
-    """Check the chance the page shows that the next roll busts, before the decision."""
+    """Check the chance the page shows that the next roll busts, before the decision.
+
+    Only after a move is there a decision to make: at the start of a turn the
+    chance is shown without "Before you decide".
+    """
     chance = bust_chance(state)
     shown = board.text("#cs-chance")
+    deciding = parse_state(state).phase.value == "decide"
+    assert shown.startswith("Before you decide: ") is deciding, shown
     if chance == "0/1":
         assert "none of the 1296 rolls busts" in shown
     else:

@@ -20,7 +20,7 @@ import argparse
 from cantstop import explain
 from cantstop.commands.options import read_state
 from cantstop.commands.report import ExitStatus, report_error
-from cantstop.explain import Explanation
+from cantstop.explanation import Explanation
 from cantstop.notation import parse_action
 
 __all__ = ["add_commands"]

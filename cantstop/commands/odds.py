@@ -7,13 +7,19 @@ from fractions import Fraction
 
 from cantstop.commands.options import read_state
 from cantstop.commands.report import UsageError
-from cantstop.odds import bust_probability, column_chances, expected_gain, three_column_report
+from cantstop.odds import (
+    bust_probability,
+    column_chances,
+    expected_gain,
+    format_percent,
+    three_column_report,
+)
 
 __all__ = ["add_commands"]
 
 
 def _percent(p: Fraction) -> str:
-    return f"{float(p):.2%}"
+    return format_percent(p, 2)
 
 
 def _odds(args: argparse.Namespace) -> int:
@@ -31,7 +37,7 @@ def _odds(args: argparse.Namespace) -> int:
     print(f"expected spaces climbed by the next roll: {gain} ({float(gain):.3f})")
     print("chance the next roll can advance each column:")
     for column, chance in column_chances(state).items():
-        print(f"  {column:>2}  {chance!s:>9}  {float(chance):7.2%}")
+        print(f"  {column:>2}  {chance!s:>9}  {format_percent(chance, 2):>7}")
     return 0
 
 

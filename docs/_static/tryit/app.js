@@ -188,7 +188,9 @@
       $('cs-stop').parentElement.hidden = s.phase !== 'decide';
       const chance = here.statements.find((st) => st.kind.startsWith('chance.'));
       if (chance) {
-        say('cs-chance', 'Before you decide: ', ...withRules(chance.text, chance.rules));
+        // At the start of a turn there is nothing to decide yet: the player must roll.
+        const before = s.phase === 'decide' ? ['Before you decide: '] : [];
+        say('cs-chance', ...before, ...withRules(chance.text, chance.rules));
       } else {
         say('cs-chance', s.phase === 'over' ? 'The game is over.' : '');
       }
