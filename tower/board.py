@@ -62,7 +62,7 @@ _COLOUR_KEYS = ("name", "paint", "way_in", "entry", "gate", "goal")
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """A field of the board (R2.1): its number, colour (a letter or ``None``), star and drawing point."""
+    """A field of the board (R2.1): number, colour (a letter or ``None``), star, drawing point."""
 
     number: int
     colour: str | None = None
@@ -85,7 +85,7 @@ class Colour:
 
 @dataclass(frozen=True, eq=False)
 class Board:
-    """A board that meets every rule of R2; make one with :func:`board_from_json` or :func:`load_board`.
+    """A board that meets every rule of R2: see :func:`board_from_json` and :func:`load_board`.
 
     ``fields`` maps each field number to its :class:`Field`, in increasing
     order; ``track`` lists field numbers in the order of travel; ``colours``
@@ -137,7 +137,7 @@ class Board:
         }
 
     def route(self, letter: str) -> tuple[int, ...]:
-        """Return the field of each step of ``letter``'s route: 0 for the start, the goal last (R2.6)."""
+        """Return the field of each step of ``letter``'s route, the goal last (R2.6)."""
         return self.routes[letter]
 
     def length(self, letter: str) -> int:
@@ -160,7 +160,7 @@ class Board:
         return self._text
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_board(name: str) -> Board:
     """Return the shipped board ``name`` (R2.7); an unknown name raises ``InvalidBoard`` (R12.3).
 
@@ -343,7 +343,9 @@ def _read_colours(value: object, fields: Mapping[int, Field]) -> tuple[Colour, .
                 f"the name of colour {letter} is 1 to 20 lower-case letters and spaces", "N4.5"
             )
         if not isinstance(paint, str) or not _PAINT.fullmatch(paint):
-            raise _fail(f"the paint of colour {letter} is #rrggbb in lower case, not {paint!r}", "N4.5")
+            raise _fail(
+                f"the paint of colour {letter} is #rrggbb in lower case, not {paint!r}", "N4.5"
+            )
         way_in = _read_numbers(item["way_in"], fields, f"the way in of colour {letter}", "N4.5")
         for k in ("entry", "gate"):
             if not _is_int(item[k]):

@@ -29,7 +29,7 @@ DEFAULT_BOARD = "ours"
 
 
 def stones_per_player(players: int) -> int:
-    """Return how many stones each player has: two with two or three players, one with four (R1.2)."""
+    """Return how many stones each player has: two, or one when four play (R1.2)."""
     return 1 if players == 4 else 2
 
 
@@ -67,18 +67,20 @@ class Config:
 
     @functools.cached_property
     def again_steps(self) -> tuple[frozenset[int], ...]:
-        """Each player's steps whose field has the player's colour, the goal included (R6.1, R6.6)."""
+        """Each player's steps on a field of the player's colour, the goal included (R6.1, R6.6)."""
         fields = self.board.fields
         return tuple(
             frozenset(
-                step for step, number in enumerate(route) if step and fields[number].colour == letter
+                step
+                for step, number in enumerate(route)
+                if step and fields[number].colour == letter
             )
             for route, letter in zip(self.routes, self.colours, strict=True)
         )
 
     @functools.cached_property
     def crossing_steps(self) -> tuple[tuple[int, ...], ...]:
-        """Each player's steps on the crossing: one or two, or none if the route misses it (R9.2)."""
+        """Each player's steps on the crossing: one, two, or none if the route misses it (R9.2)."""
         crossing = self.board.crossing
         return tuple(
             tuple(step for step, number in enumerate(route) if number == crossing)
@@ -89,7 +91,7 @@ class Config:
 def make_config(
     board: str | Board = DEFAULT_BOARD, players: int = 2, colours: tuple[str, ...] | None = None
 ) -> Config:
-    """Return the configuration for ``board`` (a shipped board's name or a board), players and colours.
+    """Return the configuration of ``board`` (a name or a board), players and colours (R12).
 
     Without ``colours`` the players take the board's first colours (R12.2).
 
@@ -128,12 +130,15 @@ def _check(board: object, players: int, colours: object) -> None:
         raise InvalidConfig(f"the board must be a Board, not {board!r}", "R12.3")
     _check_board(board, players)
     if not isinstance(colours, tuple) or len(colours) != players:
-        raise InvalidConfig(f"the colours must list one colour for each of {players} players", "R12.2")
+        raise InvalidConfig(
+            f"the colours must list one colour for each of {players} players", "R12.2"
+        )
     seen: set[object] = set()
     for letter in colours:
         if letter not in board.letters:
             raise InvalidConfig(
-                f"colour {letter!r} is not a colour of the board; it has {', '.join(board.letters)}",
+                f"colour {letter!r} is not a colour of the board; "
+                f"it has {', '.join(board.letters)}",
                 "R12.2",
             )
         if letter in seen:

@@ -58,7 +58,9 @@ class Throw:
         if (
             not isinstance(dice, tuple)
             or len(dice) != 2
-            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice)
+            or not all(
+                isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice
+            )
         ):
             raise InvalidActionValue(f"a throw is two dice from 1 to 6, not {dice!r}", "N2.2")
 
@@ -71,7 +73,9 @@ class Move:
     points: int
 
     def __post_init__(self) -> None:
-        if not (isinstance(self.step, int) and not isinstance(self.step, bool) and 0 <= self.step < 1000):
+        if not (
+            isinstance(self.step, int) and not isinstance(self.step, bool) and 0 <= self.step < 1000
+        ):
             raise InvalidActionValue(f"a move's step is 0 to 999, not {self.step!r}", "N2.3")
         if not (
             isinstance(self.points, int)
@@ -187,7 +191,7 @@ class State:
         return self._moves
 
     def apply(self, action: Action) -> State:
-        """Return the state after ``action``; raise ``IllegalAction`` naming the rule if it is illegal."""
+        """Return the state after ``action``; an illegal one raises ``IllegalAction`` (its rule)."""
         return self.step(action).state
 
     def step(self, action: Action) -> Step:
@@ -325,9 +329,7 @@ def _make(
     return new
 
 
-def _freed(
-    state: State, dice: tuple[int, int]
-) -> tuple[tuple[tuple[int, ...], ...], int | None]:
+def _freed(state: State, dice: tuple[int, int]) -> tuple[tuple[tuple[int, ...], ...], int | None]:
     """Return the stones and the tower once a six frees the player's stone (R8.3)."""
     me = state.player
     if state.tower != me or FACES not in dice:
@@ -343,7 +345,9 @@ def _with(
 
 def _throw(state: State, action: Throw) -> Step:
     if state.phase is Phase.CHOOSE:
-        raise _illegal(state, "the dice on the table must be used before throwing again", "R3.4", action)
+        raise _illegal(
+            state, "the dice on the table must be used before throwing again", "R3.4", action
+        )
     if state.phase is Phase.OVER:
         raise _illegal(state, "the game is over", "R11.2", action)
     dice = action.dice
@@ -418,7 +422,10 @@ def _why_illegal(state: State, move: Move) -> tuple[str, str]:
         return "R5.2", f"{text}: the player has no stone {where} that can move; legal: {legal}"
     if move.points not in state.dice:
         dice = "-".join(map(str, state.dice))
-        return "R4.2", f"{text}: the dice show {dice}, and one die's points are used; legal: {legal}"
+        return (
+            "R4.2",
+            f"{text}: the dice show {dice}, and one die's points are used; legal: {legal}",
+        )
     target = move.step + move.points
     if target > length:
         return (

@@ -10,7 +10,7 @@ constructor: it normalises the fields and raises
 
 >>> from tower import make_config, Phase
 >>> find_violation(make_config(), 0, Phase.THROW, None, ((5, 5), (0, 0)), None)
-Violation(rule='R5.4', message='two red stones stand on field 5', where=('place', 0, 1))
+Violation(rule='R5.4', message='two red stones stand on field 5', part='place', player=0, nth=1)
 """
 
 from __future__ import annotations
@@ -30,13 +30,15 @@ __all__ = ["Violation", "check_state", "find_violation", "winners"]
 class Violation(NamedTuple):
     """A broken invariant: its rule, a message, and the part of the state at fault.
 
-    ``where`` is ``("group", player)``, ``("place", player, index)``,
-    ``("tower",)`` or ``("turn",)``.
+    ``part`` is ``"group"`` (of ``player``), ``"place"`` (the ``nth`` of
+    ``player``'s places), ``"tower"`` or ``"turn"``.
     """
 
     rule: str
     message: str
-    where: tuple[object, ...]
+    part: str
+    player: int = -1
+    nth: int = -1
 
 
 def winners(config: Config, stones: tuple[tuple[int, ...], ...], tower: int | None) -> list[int]:
@@ -74,7 +76,8 @@ def find_violation(
                 "R13.1",
                 f"{names[p]} has {held} stones at the start, on fields, in the tower and in "
                 f"the goal; each player has {config.stones}",
-                ("group", p),
+                "group",
+                p,
             )
     for p, places in enumerate(stones):  # R13.2
         for i, place in enumerate(places):
@@ -83,10 +86,14 @@ def find_violation(
                     "R13.2",
                     f"{names[p]}'s route has steps 1 to {config.lengths[p] - 1} and the goal "
                     f"{config.lengths[p]}; a stone on step {place} is off it",
-                    ("place", p, i),
+                    "place",
+                    p,
+                    i,
                 )
     if tower is not None and not 0 <= tower < config.players:  # R13.3
-        return Violation("R13.3", f"the stone in the tower belongs to no player: {tower!r}", ("tower",))
+        return Violation(
+            "R13.3", f"the stone in the tower belongs to no player: {tower!r}", "tower"
+        )
     seen: dict[int, int] = {}
     for p, places in enumerate(stones):  # R13.4
         route, length = config.routes[p], config.lengths[p]
@@ -101,33 +108,37 @@ def find_violation(
                 else:
                     message = f"a {names[other]} and a {names[p]} stone stand on field {spot}"
                     rule = "R7.4"
-                return Violation(rule, message, ("place", p, i))
+                return Violation(rule, message, "place", p, i)
             seen[spot] = p
     if (phase is Phase.CHOOSE) != (dice is not None):
-        return Violation("R13.5", "dice are on the table exactly in the CHOOSE phase", ("turn",))
+        return Violation("R13.5", "dice are on the table exactly in the CHOOSE phase", "turn")
     done = winners(config, stones, tower)
     if len(done) > 1:
         return Violation(
-            "R11.3", f"{names[done[0]]} and {names[done[1]]} both have every stone home", ("turn",)
+            "R11.3", f"{names[done[0]]} and {names[done[1]]} both have every stone home", "turn"
         )
     if phase is Phase.OVER:
         if not done:
-            return Violation("R11.1", "the game is over only when a player's stones are all home", ("turn",))
-        if player != done[0]:
             return Violation(
-                "R13.5", f"a finished game's player is its winner, {done[0]}", ("turn",)
+                "R11.1", "the game is over only when a player's stones are all home", "turn"
             )
+        if player != done[0]:
+            return Violation("R13.5", f"a finished game's player is its winner, {done[0]}", "turn")
     elif done:
-        return Violation("R11.1", f"{names[done[0]]} has every stone home, so the game is over", ("turn",))
+        return Violation(
+            "R11.1", f"{names[done[0]]} has every stone home, so the game is over", "turn"
+        )
     if dice is not None:
         if tower == player and FACES in dice:
             return Violation(
                 "R8.3",
                 f"a six frees {names[player]}'s stone from the tower before a move is chosen",
-                ("turn",),
+                "turn",
             )
         if not candidates(config, player, stones, dice):
-            return Violation("R4.4", "these dice have no legal move: the throw was forfeited", ("turn",))
+            return Violation(
+                "R4.4", "these dice have no legal move: the throw was forfeited", "turn"
+            )
     return None
 
 
@@ -143,16 +154,22 @@ def check_state(state: State) -> None:
         raise InvalidState(f"phase must be a Phase, not {state.phase!r}", "R13.5")
     player = state.player
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < config.players:
-        raise InvalidState(f"player must be from 0 to {config.players - 1}, not {player!r}", "R13.5")
+        raise InvalidState(
+            f"player must be from 0 to {config.players - 1}, not {player!r}", "R13.5"
+        )
     stones = state.stones
     if not isinstance(stones, tuple | list) or len(stones) != config.players:
-        raise InvalidState(f"stones must hold one group for each of {config.players} players", "R13.1")
+        raise InvalidState(
+            f"stones must hold one group for each of {config.players} players", "R13.1"
+        )
     normal = []
     for places in stones:
         if not isinstance(places, tuple | list) or not all(
             isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in places
         ):
-            raise InvalidState(f"a player's places are whole numbers from 0, not {places!r}", "R13.2")
+            raise InvalidState(
+                f"a player's places are whole numbers from 0, not {places!r}", "R13.2"
+            )
         normal.append(tuple(sorted(places)))
     set_(state, "stones", tuple(normal))
     tower = state.tower
@@ -160,8 +177,12 @@ def check_state(state: State) -> None:
         raise InvalidState(f"the tower holds a player's stone or nothing, not {tower!r}", "R13.3")
     dice = state.dice
     if dice is not None:
-        if not isinstance(dice, tuple | list) or len(dice) != 2 or not all(
-            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice
+        if (
+            not isinstance(dice, tuple | list)
+            or len(dice) != 2
+            or not all(
+                isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice
+            )
         ):
             raise InvalidState(f"the dice are two numbers from 1 to 6, not {dice!r}", "R13.5")
         set_(state, "dice", (min(dice), max(dice)))

@@ -55,14 +55,18 @@ def _is_int(value: object) -> bool:
 
 
 def config_to_json(config: Config, *, full: bool = True) -> dict[str, Any]:
-    """Return the JSON form of ``config`` (N3.1); with ``full=False`` only what differs from the default.
+    """Return the JSON form of ``config`` (N3.1); ``full=False`` keeps what is not default.
 
     >>> config_to_json(make_config('small', players=3), full=False)
     {'board': 'small', 'players': 3}
     """
     name = config.board.shipped_name()
     board: Any = name if name is not None else board_to_json(config.board)
-    data: dict[str, Any] = {"board": board, "players": config.players, "colours": list(config.colours)}
+    data: dict[str, Any] = {
+        "board": board,
+        "players": config.players,
+        "colours": list(config.colours),
+    }
     if full:
         return data
     if board == DEFAULT_BOARD:
@@ -141,7 +145,9 @@ def state_from_json(data: object) -> State:
     if not isinstance(phase_name, str) or phase_name not in _PHASES:
         raise _fail("phase is 'throw', 'choose' or 'over'", phase_name, "N3.2")
     dice = data.get("dice")
-    if dice is not None and (not isinstance(dice, list) or len(dice) != 2 or not all(map(_is_int, dice))):
+    if dice is not None and (
+        not isinstance(dice, list) or len(dice) != 2 or not all(map(_is_int, dice))
+    ):
         raise _fail("dice are null or a list of two integers", dice, "N3.2")
     tower = data.get("tower")
     if tower is not None and not _is_int(tower):
@@ -151,7 +157,12 @@ def state_from_json(data: object) -> State:
     if winner is not None and not _is_int(winner):
         raise _fail("winner is null or a player's number", winner, "N3.2")
     state = State(
-        config, player, _PHASES[phase_name], None if dice is None else (dice[0], dice[1]), stones, tower
+        config,
+        player,
+        _PHASES[phase_name],
+        None if dice is None else (dice[0], dice[1]),
+        stones,
+        tower,
     )
     if "winner" in data and winner != state.winner:
         done = winners(config, state.stones, state.tower)
@@ -207,7 +218,8 @@ def action_from_json(data: object) -> Action:
     if not isinstance(data, dict):
         raise _fail("an action is a JSON object", data, "N3.3")
     kind = data.get("type")
-    keys = {"throw": ("type", "dice"), "move": ("type", "from", "points")}.get(kind)  # type: ignore[call-overload]
+    forms = {"throw": ("type", "dice"), "move": ("type", "from", "points")}
+    keys = forms.get(kind) if isinstance(kind, str) else None
     if keys is None:
         raise _fail("an action's type is 'throw' or 'move'", data, "N3.3")
     for key in data:

@@ -48,7 +48,7 @@ class TowerGame:
     )
 
     def config(self, players: int) -> Config:
-        """Return the standard configuration: our board, ``players`` players in its first colours."""
+        """Return the standard configuration: our board, its first colours for ``players``."""
         return make_config(players=players)
 
     def config_from_json(self, data: JSON) -> Config:

@@ -8,7 +8,7 @@ character at fault (N1.6).
 >>> from tower import parse_state
 >>> state = parse_state('R0,12/B5 B 1c35 @ours')
 >>> state.stones, state.tower, state.dice
-(((0, 12), (0, 5)), None, (3, 5))
+(((0, 12), (5,)), 1, (3, 5))
 >>> parse_state('R12/B5,g B 1c35 @ours').stones
 ((12,), (5, 33))
 >>> format_action(parse_action('12+3')), format_action(parse_action('t53'))
@@ -55,7 +55,7 @@ def format_state(state: State) -> str:
 
 
 def board_text(board: Board) -> str:
-    """Return the board field of the notation: ``@`` and a shipped board's name, or its canonical text."""
+    """Return the board field of the notation: ``@`` and a shipped name, or the canonical text."""
     name = board.shipped_name()
     return f"@{name}" if name is not None else board.text
 
@@ -116,7 +116,7 @@ def parse_state(text: str) -> State:
     >>> parse_state('R0,0/B0,0 - 0c53 @ours')
     Traceback (most recent call last):
     ...
-    dicekit.errors.NotationError: at position 14: the dice of a state are written in order (rule N1.4)
+    dicekit.errors.NotationError: at position 14: the dice of a state are written in order ...
     """
     if not isinstance(text, str):
         raise NotationError(f"a state is text, not {type(text).__name__}", repr(text), 0, "N1.1")
@@ -161,12 +161,11 @@ class _Reader:
             tower = config.colours.index(tower_letter)
         found = find_violation(config, player, phase, dice, stones, tower)
         if found is not None:
-            kind = found.where[0]
-            if kind == "group":
-                at = self.groups[found.where[1]][0]  # type: ignore[index]
-            elif kind == "place":
-                at = self.groups[found.where[1]][2][found.where[2]][0]  # type: ignore[index]
-            elif kind == "tower":
+            if found.part == "group":
+                at = self.groups[found.player][0]
+            elif found.part == "place":
+                at = self.groups[found.player][2][found.nth][0]
+            elif found.part == "tower":
                 at = tower_at
             else:
                 at = turn_at
@@ -204,7 +203,9 @@ class _Reader:
                     else:
                         raise self.fail("a place is 0, a step or g", i, "N1.2")
                     if key < last:
-                        raise self.fail("places are written 0 first, then steps up, then g", start, "N1.2")
+                        raise self.fail(
+                            "places are written 0 first, then steps up, then g", start, "N1.2"
+                        )
                     last = key
                     places.append((start, text[start:i]))
                     if i < len(text) and text[i] == ",":
@@ -249,7 +250,11 @@ class _Reader:
             match = NAME.match(name)
             stop = match.end() if match else 0
             if stop != len(name) or not name:
-                raise self.fail("a board's name is lower-case letters, digits and hyphens", at + 1 + stop, "N1.5")
+                raise self.fail(
+                    "a board's name is lower-case letters, digits and hyphens",
+                    at + 1 + stop,
+                    "N1.5",
+                )
             try:
                 return load_board(name)
             except InvalidBoard as exc:
@@ -266,9 +271,11 @@ class _Reader:
             raise self.fail(exc.reason, at, exc.rule) from None
         if board.text != rest:
             raise self.fail("an embedded board is written in its canonical text (N4.7)", at, "N1.5")
-        name = board.shipped_name()
-        if name is not None:
-            raise self.fail(f"this board is the shipped board {name}: write @{name}", at, "N1.5")
+        shipped = board.shipped_name()
+        if shipped is not None:
+            raise self.fail(
+                f"this board is the shipped board {shipped}: write @{shipped}", at, "N1.5"
+            )
         return board
 
     def _config(self, board: Board, board_at: int) -> Config:

@@ -17,6 +17,7 @@ import pytest
 
 from tower import (
     GAME,
+    Action,
     IllegalAction,
     InvalidConfig,
     NotationError,
@@ -79,7 +80,9 @@ def read_spec() -> tuple[dict[str, str], list[Example]]:
                 i += 1
                 while lines[i] != "```":
                     key, sep, value = lines[i].partition(": ")
-                    assert sep and key in KEYS and key not in fields, f"{path.name}:{i + 1}"
+                    assert sep, f"{path.name}:{i + 1}: not key: value"
+                    assert key in KEYS, f"{path.name}:{i + 1}: unknown key {key}"
+                    assert key not in fields, f"{path.name}:{i + 1}: {key} twice"
                     fields[key] = value
                     i += 1
                 examples.append(Example(fields, f"{path.name}:{start}", current))
@@ -104,7 +107,9 @@ def run(example: Example) -> None:
     """Check one example against the engine; an assertion names what differs."""
     error = example.get("error")
     if example.get("board-change") is not None:
-        data = change(board_to_json(load_board(example.get("board") or "")), example.get("board-change") or "")
+        data = change(
+            board_to_json(load_board(example.get("board") or "")), example.get("board-change") or ""
+        )
         with pytest.raises(InvalidConfig) as caught:
             board_from_json(data)
         assert caught.value.rule == error, caught.value
@@ -127,8 +132,10 @@ def run(example: Example) -> None:
     assert text is not None, "an example needs a state, a setup, a notation or a board-change"
     state = parse_state(text)
     assert format_state(state) == text, "the state is not in canonical form"
-    actions = [parse_action(a) for a in (example.get("actions") or example.get("action") or "").split()]
-    events = []
+    actions = [
+        parse_action(a) for a in (example.get("actions") or example.get("action") or "").split()
+    ]
+    events: list[str] = []
     for index, action in enumerate(actions):
         if error is not None and index == len(actions) - 1:
             with pytest.raises(IllegalAction) as caught_action:
@@ -149,7 +156,7 @@ def run(example: Example) -> None:
     _check_forms(example, state, actions)
 
 
-def _check_forms(example: Example, state: State, actions: list[object]) -> None:
+def _check_forms(example: Example, state: State, actions: list[Action]) -> None:
     if example.get("json") is not None:
         data = json.loads(example.get("json") or "")
         assert GAME.state_to_json(state) == data
@@ -157,7 +164,7 @@ def _check_forms(example: Example, state: State, actions: list[object]) -> None:
     if example.get("action-json") is not None:
         data = json.loads(example.get("action-json") or "")
         assert len(actions) == 1
-        assert GAME.action_to_json(actions[0]) == data  # type: ignore[arg-type]
+        assert GAME.action_to_json(actions[0]) == data
         assert GAME.action_from_json(data) == actions[0]
     if example.get("perft") is not None:
         counts = perft(state)
