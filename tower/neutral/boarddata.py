@@ -30,15 +30,23 @@ JSON = Any
 
 
 class BoardFiles:
-    """The shipped boards of a game: ``NAME.json`` files in ``directory``."""
+    """The shipped boards of a game: ``NAME.json`` files in ``directory``, but ``schema.json``.
 
-    def __init__(self, directory: Path) -> None:
+    The directory also holds the JSON Schema of the board files, which is not a board.
+    """
+
+    def __init__(self, directory: Path, schema: str = "schema") -> None:
         self.directory = directory
+        self.schema = schema
 
     def names(self) -> tuple[str, ...]:
         """Return the names of the shipped boards, sorted."""
         return tuple(
-            sorted(p.stem for p in self.directory.glob("*.json") if NAME.fullmatch(p.stem))
+            sorted(
+                p.stem
+                for p in self.directory.glob("*.json")
+                if NAME.fullmatch(p.stem) and p.stem != self.schema
+            )
         )
 
     def read(self, name: str) -> JSON:
