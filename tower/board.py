@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tower.errors import InvalidBoard
+from tower.errors import InvalidBoard, shown
 from tower.neutral.boarddata import NAME, BoardFiles, canonical_text
 
 __all__ = [
@@ -172,7 +172,7 @@ def load_board(name: str) -> Board:
     except KeyError:
         names = ", ".join(BOARD_FILES.names())
         raise InvalidBoard(
-            f"there is no shipped board {name!r}; the boards are {names}", "R12.3"
+            f"there is no shipped board {shown(name)}; the boards are {names}", "R12.3"
         ) from None
     return board_from_json(data)
 
@@ -238,7 +238,7 @@ def _is_int(value: object) -> bool:
 
 def _text(value: object, what: str, rule: str) -> str:
     if not isinstance(value, str) or not _TEXT.fullmatch(value):
-        raise _fail(f"{what} must be 1 to 200 printable ASCII characters, not {value!r}", rule)
+        raise _fail(f"{what} must be 1 to 200 printable ASCII characters, not {shown(value)}", rule)
     return value
 
 
@@ -248,7 +248,7 @@ def _point(value: object, what: str, rule: str) -> tuple[int, int]:
         or len(value) != 2
         or not all(_is_int(v) and 0 <= v <= _MAX_AT for v in value)
     ):
-        raise _fail(f"{what} must be two integers from 0 to {_MAX_AT}, not {value!r}", rule)
+        raise _fail(f"{what} must be two integers from 0 to {_MAX_AT}, not {shown(value)}", rule)
     return (value[0], value[1])
 
 
@@ -257,17 +257,17 @@ def _read_form(data: object) -> Board:
         raise _fail(f"a board is a JSON object, not {type(data).__name__}", "N4.1")
     for key in data:
         if key not in _KEYS:
-            raise _fail(f"unknown key {key!r} in a board", "N4.1")
+            raise _fail(f"unknown key {shown(key)} in a board", "N4.1")
     for key in _REQUIRED:
         if key not in data:
-            raise _fail(f"a board needs the key {key!r}", "N4.1")
+            raise _fail(f"a board needs the key {shown(key)}", "N4.1")
     if data["format"] != FORMAT:
-        raise _fail(f"the format must be {FORMAT!r}, not {data['format']!r}", "N4.1")
+        raise _fail(f"the format must be {FORMAT!r}, not {shown(data['format'])}", "N4.1")
     name = data["name"]
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise _fail(
             f"a board's name is a lower-case letter and up to 31 lower-case letters, "
-            f"digits and hyphens, not {name!r}",
+            f"digits and hyphens, not {shown(name)}",
             "N4.2",
         )
     title = _text(data["title"], "the title", "N4.2")
@@ -288,18 +288,20 @@ def _read_fields(value: object) -> dict[int, Field]:
     fields: dict[int, Field] = {}
     for key, item in value.items():
         if not isinstance(key, str) or not _NUMBER.fullmatch(key):
-            raise _fail(f"a field number is 1 to 999 without a leading zero, not {key!r}", "N4.3")
+            raise _fail(
+                f"a field number is 1 to 999 without a leading zero, not {shown(key)}", "N4.3"
+            )
         if not isinstance(item, dict):
             raise _fail(f"field {key} must be a JSON object", "N4.3")
         for k in item:
             if k not in _FIELD_KEYS:
-                raise _fail(f"unknown key {k!r} in field {key}", "N4.3")
+                raise _fail(f"unknown key {shown(k)} in field {key}", "N4.3")
         colour = item.get("colour")
         if colour is not None and (not isinstance(colour, str) or not _LETTER.fullmatch(colour)):
             raise _fail(f"the colour of field {key} must be a capital letter or null", "N4.3")
         star = item.get("star", False)
         if not isinstance(star, bool):
-            raise _fail(f"the star of field {key} must be true or false, not {star!r}", "N4.3")
+            raise _fail(f"the star of field {key} must be true or false, not {shown(star)}", "N4.3")
         at = _point(item["at"], f"the point of field {key}", "N4.3") if "at" in item else None
         fields[int(key)] = Field(int(key), colour, star, at)
     drawn = [f.number for f in fields.values() if f.at is not None]
@@ -318,7 +320,7 @@ def _read_numbers(value: object, fields: Mapping[int, Field], what: str, rule: s
         raise _fail(f"{what} must be a list of field numbers", rule)
     for number in value:
         if not _is_int(number) or number not in fields:
-            raise _fail(f"{what} names {number!r}, which is not a field of the board", rule)
+            raise _fail(f"{what} names {shown(number)}, which is not a field of the board", rule)
     return list(value)
 
 
@@ -328,15 +330,15 @@ def _read_colours(value: object, fields: Mapping[int, Field]) -> tuple[Colour, .
     colours = []
     for letter, item in value.items():
         if not _LETTER.fullmatch(letter):
-            raise _fail(f"a colour is named by one capital letter, not {letter!r}", "N4.5")
+            raise _fail(f"a colour is named by one capital letter, not {shown(letter)}", "N4.5")
         if not isinstance(item, dict):
             raise _fail(f"colour {letter} must be a JSON object", "N4.5")
         for k in item:
             if k not in _COLOUR_KEYS:
-                raise _fail(f"unknown key {k!r} in colour {letter}", "N4.5")
+                raise _fail(f"unknown key {shown(k)} in colour {letter}", "N4.5")
         for k in _COLOUR_KEYS:
             if k not in item:
-                raise _fail(f"colour {letter} needs the key {k!r}", "N4.5")
+                raise _fail(f"colour {letter} needs the key {shown(k)}", "N4.5")
         name, paint = item["name"], item["paint"]
         if not isinstance(name, str) or not _COLOUR_NAME.fullmatch(name):
             raise _fail(
@@ -344,7 +346,7 @@ def _read_colours(value: object, fields: Mapping[int, Field]) -> tuple[Colour, .
             )
         if not isinstance(paint, str) or not _PAINT.fullmatch(paint):
             raise _fail(
-                f"the paint of colour {letter} is #rrggbb in lower case, not {paint!r}", "N4.5"
+                f"the paint of colour {letter} is #rrggbb in lower case, not {shown(paint)}", "N4.5"
             )
         way_in = _read_numbers(item["way_in"], fields, f"the way in of colour {letter}", "N4.5")
         for k in ("entry", "gate"):
@@ -352,7 +354,9 @@ def _read_colours(value: object, fields: Mapping[int, Field]) -> tuple[Colour, .
                 raise _fail(f"the {k} of colour {letter} is a track position", "N4.5")
         goal = item["goal"]
         if not _is_int(goal) or goal not in fields:
-            raise _fail(f"the goal of colour {letter} names {goal!r}, which is not a field", "N4.5")
+            raise _fail(
+                f"the goal of colour {letter} names {shown(goal)}, which is not a field", "N4.5"
+            )
         colours.append(
             Colour(letter, name, paint, tuple(way_in), item["entry"], item["gate"], goal)
         )

@@ -20,7 +20,7 @@ import functools
 from dataclasses import dataclass
 
 from tower.board import Board, load_board
-from tower.errors import InvalidConfig
+from tower.errors import InvalidConfig, shown
 
 __all__ = ["DEFAULT_BOARD", "Config", "make_config", "stones_per_player"]
 
@@ -104,7 +104,7 @@ def make_config(
     if isinstance(board, str):
         board = load_board(board)
     if not isinstance(board, Board):
-        raise InvalidConfig(f"the board must be a name or a Board, not {board!r}", "R12.3")
+        raise InvalidConfig(f"the board must be a name or a Board, not {shown(board)}", "R12.3")
     _check_board(board, players)
     if colours is None:
         colours = board.letters[:players]
@@ -113,13 +113,14 @@ def make_config(
 
 def _check_players(players: object) -> None:
     if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise InvalidConfig(f"a game has 2 to 4 players, not {players!r}", "R12.1")
+        raise InvalidConfig(f"a game has 2 to 4 players, not {shown(players)}", "R12.1")
 
 
 def _check_board(board: Board, players: int) -> None:
     if len(board.colours) < players:
         raise InvalidConfig(
-            f"board {board.name!r} has {len(board.colours)} colours, too few for {players} players",
+            f"board {shown(board.name)} has {len(board.colours)} colours, "
+            f"too few for {players} players",
             "R12.3",
         )
 
@@ -127,7 +128,7 @@ def _check_board(board: Board, players: int) -> None:
 def _check(board: object, players: int, colours: object) -> None:
     _check_players(players)
     if not isinstance(board, Board):
-        raise InvalidConfig(f"the board must be a Board, not {board!r}", "R12.3")
+        raise InvalidConfig(f"the board must be a Board, not {shown(board)}", "R12.3")
     _check_board(board, players)
     if not isinstance(colours, tuple) or len(colours) != players:
         raise InvalidConfig(
@@ -137,7 +138,7 @@ def _check(board: object, players: int, colours: object) -> None:
     for letter in colours:
         if letter not in board.letters:
             raise InvalidConfig(
-                f"colour {letter!r} is not a colour of the board; "
+                f"colour {shown(letter)} is not a colour of the board; "
                 f"it has {', '.join(board.letters)}",
                 "R12.2",
             )

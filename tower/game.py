@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tower.config import Config
-from tower.errors import IllegalAction, InvalidActionValue, InvalidConfig
+from tower.errors import IllegalAction, InvalidActionValue, InvalidConfig, shown
 from tower.neutral.dice import FACES, ORDERED_THROWS
 from tower.neutral.turns import next_player
 
@@ -62,7 +62,7 @@ class Throw:
                 isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice
             )
         ):
-            raise InvalidActionValue(f"a throw is two dice from 1 to 6, not {dice!r}", "N2.2")
+            raise InvalidActionValue(f"a throw is two dice from 1 to 6, not {shown(dice)}", "N2.2")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -76,13 +76,15 @@ class Move:
         if not (
             isinstance(self.step, int) and not isinstance(self.step, bool) and 0 <= self.step < 1000
         ):
-            raise InvalidActionValue(f"a move's step is 0 to 999, not {self.step!r}", "N2.3")
+            raise InvalidActionValue(f"a move's step is 0 to 999, not {shown(self.step)}", "N2.3")
         if not (
             isinstance(self.points, int)
             and not isinstance(self.points, bool)
             and 1 <= self.points <= FACES
         ):
-            raise InvalidActionValue(f"a move's points are 1 to 6, not {self.points!r}", "N2.3")
+            raise InvalidActionValue(
+                f"a move's points are 1 to 6, not {shown(self.points)}", "N2.3"
+            )
 
 
 #: An action: a throw or a move.
@@ -205,7 +207,7 @@ class State:
             return _throw(self, action)
         if isinstance(action, Move):
             return _move(self, action)
-        raise _illegal(self, f"{action!r} is not an action: use Throw or Move", "R3.4", action)
+        raise _illegal(self, f"{shown(action)} is not an action: use Throw or Move", "R3.4", action)
 
 
 def new_game(config: Config, first_player: int = 0) -> State:
@@ -216,14 +218,15 @@ def new_game(config: Config, first_player: int = 0) -> State:
     State('R0/B0/G0/Y0 - 3t @ours')
     """
     if not isinstance(config, Config):
-        raise InvalidConfig(f"config must be a Config, not {config!r}", "R12.3")
+        raise InvalidConfig(f"config must be a Config, not {shown(config)}", "R12.3")
     if (
         not isinstance(first_player, int)
         or isinstance(first_player, bool)
         or not 0 <= first_player < config.players
     ):
         raise InvalidConfig(
-            f"the first player is a number from 0 to {config.players - 1}, not {first_player!r}",
+            f"the first player is a number from 0 to {config.players - 1}, "
+            f"not {shown(first_player)}",
             "R3.2",
         )
     start = (0,) * config.stones

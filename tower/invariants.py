@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from tower.config import Config
-from tower.errors import InvalidState
+from tower.errors import InvalidState, shown
 from tower.neutral.dice import FACES
 
 if TYPE_CHECKING:
@@ -85,14 +85,14 @@ def find_violation(
                 return Violation(
                     "R13.2",
                     f"{names[p]}'s route has steps 1 to {config.lengths[p] - 1} and the goal "
-                    f"{config.lengths[p]}; a stone on step {place} is off it",
+                    f"{config.lengths[p]}; a stone on step {shown(place)} is off it",
                     "place",
                     p,
                     i,
                 )
     if tower is not None and not 0 <= tower < config.players:  # R13.3
         return Violation(
-            "R13.3", f"the stone in the tower belongs to no player: {tower!r}", "tower"
+            "R13.3", f"the stone in the tower belongs to no player: {shown(tower)}", "tower"
         )
     seen: dict[int, int] = {}
     for p, places in enumerate(stones):  # R13.4
@@ -149,13 +149,13 @@ def check_state(state: State) -> None:
     set_ = object.__setattr__
     config = state.config
     if not isinstance(config, Config):
-        raise InvalidState(f"config must be a Config, not {config!r}", "R12.3")
+        raise InvalidState(f"config must be a Config, not {shown(config)}", "R12.3")
     if not isinstance(state.phase, Phase):
-        raise InvalidState(f"phase must be a Phase, not {state.phase!r}", "R13.5")
+        raise InvalidState(f"phase must be a Phase, not {shown(state.phase)}", "R13.5")
     player = state.player
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < config.players:
         raise InvalidState(
-            f"player must be from 0 to {config.players - 1}, not {player!r}", "R13.5"
+            f"player must be from 0 to {config.players - 1}, not {shown(player)}", "R13.5"
         )
     stones = state.stones
     if not isinstance(stones, tuple | list) or len(stones) != config.players:
@@ -168,13 +168,15 @@ def check_state(state: State) -> None:
             isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in places
         ):
             raise InvalidState(
-                f"a player's places are whole numbers from 0, not {places!r}", "R13.2"
+                f"a player's places are whole numbers from 0, not {shown(places)}", "R13.2"
             )
         normal.append(tuple(sorted(places)))
     set_(state, "stones", tuple(normal))
     tower = state.tower
     if tower is not None and (not isinstance(tower, int) or isinstance(tower, bool)):
-        raise InvalidState(f"the tower holds a player's stone or nothing, not {tower!r}", "R13.3")
+        raise InvalidState(
+            f"the tower holds a player's stone or nothing, not {shown(tower)}", "R13.3"
+        )
     dice = state.dice
     if dice is not None:
         if (
@@ -184,7 +186,7 @@ def check_state(state: State) -> None:
                 isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice
             )
         ):
-            raise InvalidState(f"the dice are two numbers from 1 to 6, not {dice!r}", "R13.5")
+            raise InvalidState(f"the dice are two numbers from 1 to 6, not {shown(dice)}", "R13.5")
         set_(state, "dice", (min(dice), max(dice)))
     violation = find_violation(config, player, state.phase, state.dice, state.stones, tower)
     if violation is not None:

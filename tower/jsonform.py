@@ -14,13 +14,12 @@ True
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from dicekit.errors import InvalidState, RuleError
 from tower.board import Board, board_from_json, board_to_json, load_board
 from tower.config import DEFAULT_BOARD, Config, make_config
-from tower.errors import InvalidActionValue, NotationError
+from tower.errors import InvalidActionValue, NotationError, shown
 from tower.game import Action, Move, Phase, State, Throw
 from tower.invariants import winners
 
@@ -36,17 +35,9 @@ __all__ = [
 _PHASES = {phase.value: phase for phase in Phase}
 
 
-def _quote(value: object) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _fail(message: str, value: object, rule: str) -> NotationError:
-    error = NotationError(message, _quote(value), 0, rule)
-    error.args = (f"{message} (rule {rule}) in {_quote(value)}",)
+    error = NotationError(message, shown(value), 0, rule)
+    error.args = (f"{message} (rule {rule}) in {shown(value)}",)
     return error
 
 
@@ -84,7 +75,7 @@ def config_from_json(data: object) -> Config:
         raise _fail("a configuration is a JSON object", data, "N3.1")
     for key in data:
         if key not in ("board", "players", "colours"):
-            raise _fail(f"unknown field {key!r} in a configuration", data, "N3.1")
+            raise _fail(f"unknown field {shown(key)} in a configuration", data, "N3.1")
     board_value = data.get("board", DEFAULT_BOARD)
     board: Board
     if isinstance(board_value, str):
@@ -134,10 +125,10 @@ def state_from_json(data: object) -> State:
         raise _fail("a state is a JSON object", data, "N3.2")
     for key in data:
         if key not in ("config", "player", "phase", "dice", "stones", "tower", "winner"):
-            raise _fail(f"unknown field {key!r} in a state", data, "N3.2")
+            raise _fail(f"unknown field {shown(key)} in a state", data, "N3.2")
     for key in ("config", "player", "phase", "stones"):
         if key not in data:
-            raise _fail(f"a state needs the field {key!r}", data, "N3.2")
+            raise _fail(f"a state needs the field {shown(key)}", data, "N3.2")
     config = config_from_json(data["config"])
     player, phase_name = data["player"], data["phase"]
     if not _is_int(player):
@@ -167,7 +158,8 @@ def state_from_json(data: object) -> State:
     if "winner" in data and winner != state.winner:
         done = winners(config, state.stones, state.tower)
         raise RuleError(
-            f"winner is {winner!r}, but the stones say {done[0] if done else None!r}", "R11.1"
+            f"winner is {shown(winner)}, but the stones say {shown(done[0] if done else None)}",
+            "R11.1",
         )
     return state
 
@@ -188,14 +180,15 @@ def _read_stones(value: object, config: Config) -> tuple[tuple[int, ...], ...]:
         if start + len(track) + goal > config.stones:
             name = config.board.colour(config.colours[p]).name
             raise InvalidState(
-                f"{name} has {start + len(track) + goal} stones outside the tower; "
+                f"{name} has {shown(start + len(track) + goal)} stones outside the tower; "
                 f"each player has {config.stones}",
                 "R13.1",
             )
         for step in track:
             if step >= length:
                 raise InvalidState(
-                    f"the route has steps 1 to {length - 1}; a stone on step {step} is off it",
+                    f"the route has steps 1 to {length - 1}; "
+                    f"a stone on step {shown(step)} is off it",
                     "R13.2",
                 )
         stones.append((0,) * start + tuple(sorted(track)) + (length,) * goal)
@@ -224,10 +217,10 @@ def action_from_json(data: object) -> Action:
         raise _fail("an action's type is 'throw' or 'move'", data, "N3.3")
     for key in data:
         if key not in keys:
-            raise _fail(f"unknown field {key!r} in a {kind}", data, "N3.3")
+            raise _fail(f"unknown field {shown(key)} in a {kind}", data, "N3.3")
     for key in keys:
         if key not in data:
-            raise _fail(f"a {kind} needs the field {key!r}", data, "N3.3")
+            raise _fail(f"a {kind} needs the field {shown(key)}", data, "N3.3")
     try:
         if kind == "throw":
             dice = data["dice"]

@@ -9,7 +9,7 @@ character at fault (N1.6).
 >>> state = parse_state('R0,12/B5 B 1c35 @ours')
 >>> state.stones, state.tower, state.dice
 (((0, 12), (5,)), 1, (3, 5))
->>> parse_state('R12/B5,g B 1c35 @ours').stones
+>>> parse_state('R12/B5,g R 1c35 @ours').stones
 ((12,), (5, 33))
 >>> format_action(parse_action('12+3')), format_action(parse_action('t53'))
 ('12+3', 't53')

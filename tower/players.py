@@ -14,7 +14,7 @@ of the die it needs (11/36) and the progress the stone would lose.
 
 >>> import random
 >>> from tower import parse_state
->>> state = parse_state('R4,9/B7,14 - 0c35 @ours')  # 4+3 captures on red field 7
+>>> state = parse_state('R4,9/B7,20 - 0c35 @ours')  # 4+3 captures on red field 7
 >>> RunnerPlayer().act(state, random.Random(1))
 Move(step=4, points=3)
 """
@@ -57,7 +57,8 @@ def score(state: State, player: int) -> float:
     """Return how good ``state`` is for ``player``: progress, threats and a throw again.
 
     >>> from tower import parse_state
-    >>> score(parse_state('R12,g/B0,0 - 0t @ours'), 0) > score(parse_state('R12,30/B0,0 - 0t @ours'), 0)
+    >>> home = score(parse_state('R12,g/B0,0 - 1t @ours'), 0)
+    >>> home > score(parse_state('R12,30/B0,0 - 1t @ours'), 0)
     True
     """
     if state.phase is Phase.OVER:

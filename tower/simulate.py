@@ -22,7 +22,7 @@ from tower.config import Config
 from tower.game import Phase, Throw, new_game
 from tower.players import PLAYERS
 
-__all__ = ["GameResult", "WinRates", "play_game", "win_rates", "wilson"]
+__all__ = ["GameResult", "WinRates", "play_game", "wilson", "win_rates"]
 
 #: A game that has not ended after this many throws is stopped (none has come close).
 MAX_THROWS = 100_000

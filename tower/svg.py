@@ -133,7 +133,7 @@ def state_svg(state: State) -> str:
     line = " ".join(f"{at(n)[0]:.1f},{at(n)[1]:.1f}" for n in board.track)
     out.append(f'<polyline points="{line}" fill="none" stroke="{_EDGE}" stroke-width="6"/>')
     for colour in board.colours:
-        path = ["start", *colour.way_in, board.track[colour.entry - 1]]
+        path: list[int | str] = ["start", *colour.way_in, board.track[colour.entry - 1]]
         points = " ".join(f"{at(n)[0]:.1f},{at(n)[1]:.1f}" for n in path)
         out.append(
             f'<polyline points="{points}" fill="none" stroke="{colour.paint}" '
@@ -158,7 +158,9 @@ def state_svg(state: State) -> str:
             f'stroke-width="{3 if number == board.crossing else 1.2}"/>'
         )
         if f.star:
-            out.append(f'<polygon points="{_star(x, y, _R * 0.8)}" fill="#e8b100" stroke="{_INK}"/>')
+            out.append(
+                f'<polygon points="{_star(x, y, _R * 0.8)}" fill="#e8b100" stroke="{_INK}"/>'
+            )
         if number == board.crossing:
             out.append(
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{_R + 5}" fill="none" stroke="{_INK}" '
@@ -171,7 +173,7 @@ def state_svg(state: State) -> str:
     out.extend(_start(state, at("start")))
     for p, places in enumerate(state.stones):
         route, length = config.routes[p], config.lengths[p]
-        colour = paint[config.colours[p]]
+        fill = paint[config.colours[p]]
         in_goal = 0
         for place in places:
             if place == 0:
@@ -180,7 +182,7 @@ def state_svg(state: State) -> str:
             if place == length:
                 x, y = x - 6 + 12 * in_goal, y
                 in_goal += 1
-            out.append(_stone(x, y, colour, p, place))
+            out.append(_stone(x, y, fill, p, place))
     base = height - _CAPTION + 68
     if state.dice is not None:
         for k, value in enumerate(state.dice):
@@ -205,7 +207,7 @@ def state_svg(state: State) -> str:
 
 
 def _stone(x: float, y: float, fill: str, player: int, step: int | str) -> str:
-    """A stone: a disc in its player's paint inside a white ring, so it shows on any field."""
+    """Return a stone: a disc in its player's paint inside a white ring, to show on any field."""
     return (
         f'<g class="stone" data-player="{player}" data-step="{step}">'
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{_STONE + 3}" fill="#ffffff" stroke="{_INK}" '
@@ -214,7 +216,7 @@ def _stone(x: float, y: float, fill: str, player: int, step: int | str) -> str:
 
 
 def _start(state: State, point: tuple[float, float]) -> list[str]:
-    """The start, with the stones waiting there, and the tower with its stone."""
+    """Return the start, with the stones waiting there, and the tower with its stone."""
     config = state.config
     x, y = point
     out = [

@@ -1,4 +1,4 @@
-"""The board as data: the file form (N4), the rules of a playable board (R2), routes and canonical text."""
+"""The board as data: file form (N4), the rules of a playable board (R2), routes, canonical text."""
 
 from __future__ import annotations
 
@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given
 
+from tests.tower.strategies import board_data
 from tower import Board, InvalidBoard, board_from_json, board_to_json, load_board
 from tower.board import BOARD_FILES
 from tower.neutral.boarddata import canonical_text, change
-from tests.tower.strategies import board_data
 
 BOARDS = Path(__file__).resolve().parents[2] / "tower" / "boards"
 SCHEMA = json.loads((BOARDS / "schema.json").read_text())
@@ -39,8 +39,8 @@ FAULTS: list[tuple[str, str]] = [
     ("track=[1,2,3,4,5,6,7,4,8,99]", "N4.4"),
     ("track=[1,2,3,4,5,6,7,4,8,true]", "N4.4"),
     ('track="1,2"', "N4.4"),
-    ("colours.R.paint=\"red\"", "N4.5"),
-    ("colours.R.name=\"Red\"", "N4.5"),
+    ('colours.R.paint="red"', "N4.5"),
+    ('colours.R.name="Red"', "N4.5"),
     ("colours.R.entry=1.5", "N4.5"),
     ("colours.R.gate=true", "N4.5"),
     ("colours.R.goal=99", "N4.5"),
@@ -104,7 +104,8 @@ def test_the_schema_checks_the_form_and_only_the_form(words: str, rule: str) -> 
 
 def test_the_board_is_read_before_its_rules() -> None:
     """Not a JSON object: refused under N4.1 whatever else is wrong."""
-    for value in ([], "ours", None, 3):
+    values: list[object] = [[], "ours", None, 3]
+    for value in values:
         with pytest.raises(InvalidBoard) as caught:
             board_from_json(value)
         assert caught.value.rule == "N4.1"
@@ -133,7 +134,9 @@ def test_our_board_as_the_spec_describes_it() -> None:
     assert [n for n, f in ours.fields.items() if f.colour is None and not f.star] == [5, 13, 22, 29]
     assert (ours.fields[31].colour, ours.fields[32].colour) == ("G", "B")
     for letter in "RBGY":
-        on_track = [n for n in range(1, 33) if ours.fields.get(n) and ours.fields[n].colour == letter]
+        on_track = [
+            n for n in range(1, 33) if ours.fields.get(n) and ours.fields[n].colour == letter
+        ]
         assert len(on_track) == 6
 
 

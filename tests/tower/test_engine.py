@@ -18,13 +18,11 @@ from tower import (
     State,
     Throw,
     format_state,
-    load_board,
     make_config,
     new_game,
     parse_state,
     perft,
 )
-
 
 #: A state on the two-colour board of the spec's embedded-board examples (N1.5).
 TINY_STATE = (
@@ -177,8 +175,10 @@ def test_states_are_values() -> None:
 
     a = parse_state("R3,9/B0,0 - 0c34 @ours")
     b = parse_state("R3,9/B0,0 - 0c34 @ours")
-    assert a == b and hash(a) == hash(b)
-    assert copy.copy(a) is a and copy.deepcopy(a) is a
+    assert a == b
+    assert hash(a) == hash(b)
+    assert copy.copy(a) is a
+    assert copy.deepcopy(a) is a
     assert repr(a) == "State('R3,9/B0,0 - 0c34 @ours')"
 
 
@@ -225,7 +225,7 @@ def test_the_game_object() -> None:
     state = GAME.apply(state, Throw((4, 4)))
     assert GAME.chance_outcomes(state) == ()
     assert [GAME.format_action(a) for a in GAME.legal_actions(state)] == ["0+4"]
-    assert GAME.player(state) == 1 and not GAME.is_over(state) and GAME.winner(state) is None
+    assert (GAME.player(state), GAME.is_over(state), GAME.winner(state)) == (1, False, None)
     GAME.check(state)
     assert GAME.parse_state(GAME.format_state(state)) == state
     assert GAME.state_from_json(GAME.state_to_json(state)) == state
@@ -234,4 +234,4 @@ def test_the_game_object() -> None:
     assert GAME.state_svg(state).startswith("<svg")
     assert set(GAME.bots()) == {"random", "runner"}
     over = parse_state("Rg,g/B0,0 - 0x @ours")
-    assert GAME.is_over(over) and GAME.winner(over) == 0 and GAME.chance_outcomes(over) == ()
+    assert (GAME.is_over(over), GAME.winner(over), GAME.chance_outcomes(over)) == (True, 0, ())
