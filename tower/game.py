@@ -438,7 +438,8 @@ def _why_illegal(state: State, move: Move) -> tuple[str, str]:
     route = config.routes[me]
     if target < length and any(route[p] == route[target] for p in places if p and p != move.step):
         return "R5.4", f"{text} would land on the player's own stone; legal: {legal}"
-    if any(move.step < k < target for k in config.crossing_steps[me]):
+    holder = _occupants(config, state.stones).get(config.board.crossing, me)
+    if holder != me and any(move.step < k < target for k in config.crossing_steps[me]):
         return (
             "R9.1",
             f"{text} would pass another player's stone on the crossing, "

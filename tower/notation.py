@@ -110,6 +110,49 @@ def _number_end(text: str, start: int, rule: str, what: str) -> int:
     return end
 
 
+#: The largest integer I-JSON allows, and the deepest nesting an embedded board may have (N1.5).
+_SAFE = 2**53 - 1
+_DEPTH = 64
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > 16 or abs(int(text)) > _SAFE:
+        raise ValueError(f"an integer beyond ±(2**53 - 1): {text[:20]}")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"a number beyond the range of a double: {text[:20]}")
+    return value
+
+
+def _no_constant(text: str) -> object:
+    raise ValueError(f"{text} is not JSON")
+
+
+def _depth(value: object) -> int:
+    """Return how deep arrays and objects nest in ``value``, stopping past the limit."""
+    deepest, level, stack = 0, 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            if deepest > _DEPTH:
+                break
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def read_ijson(text: str) -> object:
+    """Return the value of I-JSON ``text`` (RFC 7493), nested at most 64 deep; else ``ValueError``."""
+    value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_no_constant)
+    if _depth(value) > _DEPTH:
+        raise ValueError(f"JSON nested more than {_DEPTH} levels deep")
+    return value
+
+
 def parse_state(text: str) -> State:
     """Return the state that ``text`` denotes (N1); raise ``NotationError`` otherwise.
 
@@ -262,9 +305,9 @@ class _Reader:
         if not rest.startswith("{"):
             raise self.fail("the board is @ and a name, or a board's JSON text", at, "N1.5")
         try:
-            data = json.loads(rest)
+            data = read_ijson(rest)
         except (ValueError, RecursionError):
-            raise self.fail("the embedded board is not JSON", at, "N1.5") from None
+            raise self.fail("the embedded board is not I-JSON", at, "N1.5") from None
         try:
             board = board_from_json(data)
         except InvalidBoard as exc:

@@ -121,6 +121,7 @@ def test_an_illegal_action_names_rule_state_and_action() -> None:
         ("R8,20/B0,10 - 0c35 @ours", Move(8, 5), "R9.1"),
         ("R8,20/B0,10 - 0c35 @ours", Move(20, 5), "R9.1"),
         ("R0,12/B0,0 - 0c35 @ours", Move(12, 5), "R5.3"),
+        ("R0,8/B0,0 - 0c35 @ours", Move(8, 3), "R5.3"),  # passes the crossing, which is empty
     ],
 )
 def test_refusals(text: str, action: Throw | Move, rule: str) -> None:
