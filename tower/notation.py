@@ -141,12 +141,13 @@ def _depth(value: object) -> int:
             deepest = max(deepest, level)
             if deepest > _DEPTH:
                 break
-            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+            inner = item.values() if isinstance(item, dict) else item
+            stack.extend((v, level + 1) for v in inner)
     return deepest
 
 
 def read_ijson(text: str) -> object:
-    """Return the value of I-JSON ``text`` (RFC 7493), nested at most 64 deep; else ``ValueError``."""
+    """Return the value of I-JSON ``text`` (RFC 7493), nested 64 deep at most; or ``ValueError``."""
     value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_no_constant)
     if _depth(value) > _DEPTH:
         raise ValueError(f"JSON nested more than {_DEPTH} levels deep")

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.tower.strategies import random_game
+from tests.tower.test_engine import TINY_STATE
 from tower import (
     GameError,
     IllegalAction,
@@ -41,8 +43,6 @@ from tower import (
 )
 from tower.config import Config
 from tower.neutral.boarddata import change
-from tests.tower.strategies import random_game
-from tests.tower.test_engine import TINY_STATE
 
 PORT = Path(__file__).resolve().parents[2] / "tower" / "ports" / "javascript" / "port.js"
 NODE = shutil.which("node")
@@ -230,7 +230,9 @@ def test_the_port_answers_the_protocol() -> None:
     text = "".join(json.dumps(line) + "\n" for line in lines)
     text = text.replace('{"seq": 8', '\n{"seq": 8')  # an empty line before the unknown op
     assert NODE is not None
-    done = subprocess.run([NODE, str(PORT)], input=text, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [NODE, str(PORT)], input=text, capture_output=True, text=True, check=False
+    )
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode == 0
     assert answers[0]["protocol"] == 1
