@@ -29,7 +29,8 @@ from typing import NamedTuple
 
 from tower.config import Config
 from tower.errors import IllegalAction, InvalidActionValue, InvalidConfig, shown
-from tower.neutral.dice import FACES, ORDERED_THROWS
+from tower.neutral.dice import FACES, ORDERED_THROWS, usable_points
+from tower.neutral.store import Store
 from tower.neutral.turns import next_player
 
 __all__ = [
@@ -281,7 +282,7 @@ def candidates(
     moves = []
     for place in movable:
         others = own - {route[place]} if place else own  # the stone leaves its own field
-        for points in sorted(set(dice)):  # R4.2, R4.5
+        for points in usable_points(dice):  # R4.2, R4.5
             target = place + points
             if target > length:  # R10.2
                 continue
@@ -337,7 +338,8 @@ def _freed(state: State, dice: tuple[int, int]) -> tuple[tuple[tuple[int, ...], 
     me = state.player
     if state.tower != me or FACES not in dice:
         return state.stones, state.tower
-    return _with(state.stones, me, (0, *state.stones[me])), None
+    left = Store(1, (me,)).take(me).pieces  # the owner's stone leaves the tower for the start
+    return _with(state.stones, me, (0, *state.stones[me])), left[0] if left else None
 
 
 def _with(
@@ -393,9 +395,10 @@ def _move(state: State, move: Move) -> Step:
                 theirs = list(places)
                 theirs.remove(hit)
                 stones = _with(stones, q, tuple(theirs))
-                if tower is not None:  # R8.2: the stone in the tower goes back to its start
-                    stones = _with(stones, tower, (0, *stones[tower]))
-                tower = q
+                store, freed = Store(1, () if tower is None else (tower,)).put(q)
+                if freed is not None:  # R8.2: the stone in the tower goes back to its start
+                    stones = _with(stones, freed, (0, *stones[freed]))
+                tower = store.pieces[0]
                 break
     again = target in config.again_steps[me]  # R6.1, R6.2, R6.5, R6.6
     player = next_player(me, config.players, again=again)

@@ -46,7 +46,3 @@ class Store:
         """Return the store without the oldest piece of ``owner``; raise ``ValueError`` if none."""
         index = self.pieces.index(owner)
         return Store(self.capacity, self.pieces[:index] + self.pieces[index + 1 :])
-
-    def count(self, owner: int) -> int:
-        """Return how many pieces of ``owner`` the store holds."""
-        return self.pieces.count(owner)
