@@ -5,7 +5,9 @@ initial state, and states that say whose decision it is or that chance acts
 (with the chance outcomes and their exact probabilities), list their legal
 actions and apply one.  Chance is an ordinary action, so a game replays
 exactly from its actions.  On top, each game has a one-line notation and JSON
-forms with exact round trips, an invariant check, and a drawing.
+forms with exact round trips, an invariant check, and a drawing.  A game may
+also name the event of each transition (:class:`Stepping`), where the next
+state alone does not show what happened.
 
 States and actions are the game's own immutable, hashable values; the layer
 handles them only through the game object.  Every refusal raises an error of
@@ -19,9 +21,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["JSON", "ActionT", "Bot", "ConfigT", "Game", "GameInfo", "StateT"]
+__all__ = [
+    "JSON",
+    "ActionT",
+    "Bot",
+    "ConfigT",
+    "Game",
+    "GameInfo",
+    "StateT",
+    "Step",
+    "Stepping",
+]
 
 #: A value as :func:`json.loads` returns it.
 JSON = Any
@@ -31,6 +43,7 @@ ActionT = TypeVar("ActionT")
 ConfigT = TypeVar("ConfigT")
 _StateIn = TypeVar("_StateIn", contravariant=True)
 _ActionOut = TypeVar("_ActionOut", covariant=True)
+_ActionIn = TypeVar("_ActionIn", contravariant=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +166,41 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
 
     def bots(self) -> Mapping[str, Callable[[], Bot[StateT, ActionT]]]:
         """Return the built-in players by name (at least ``random``)."""
+        ...
+
+
+class Step(NamedTuple, Generic[StateT]):
+    """What :meth:`Stepping.step` returns: the state after an action and the event it caused.
+
+    >>> Step("after", "moved")
+    Step(state='after', event='moved')
+    """
+
+    #: The state after the action.
+    state: StateT
+    #: What the action did, one of the game's :attr:`Stepping.events`.
+    event: str
+
+
+@runtime_checkable
+class Stepping(Protocol, Generic[StateT, _ActionIn]):
+    """What a game may add to :class:`Game`: the event each transition causes.
+
+    A game whose transitions differ in ways the next state alone does not
+    show (a roll that passes the turn, a move that wins) names them as
+    events.  The layer then checks events wherever it applies actions: the
+    ``event`` and ``events`` keys of spec examples, the conformance vectors
+    and game records.  A game without events leaves this out.
+    """
+
+    #: The names of the events, in the order the game's spec lists them.
+    events: tuple[str, ...]
+
+    def step(self, state: StateT, action: _ActionIn) -> Step[StateT]:
+        """Return the state after ``action`` and its event; an illegal one raises ``IllegalAction``.
+
+        ``step(state, action).state`` equals ``apply(state, action)``.
+        """
         ...
 
 
