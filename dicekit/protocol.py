@@ -9,6 +9,14 @@ forms with exact round trips, an invariant check, and a drawing.  A game may
 also name the event of each transition (:class:`Stepping`), where the next
 state alone does not show what happened.
 
+Usually a state either waits for a player's decision or for chance.  A game
+may also let the player decide to hand over to chance: in Can't Stop, a
+player who has played a roll may stop (a legal action) or roll again (chance
+acts).  In such a state both :meth:`Game.legal_actions` and
+:meth:`Game.chance_outcomes` are non-empty, and a player who chooses chance
+is answered by one of its outcomes; a :class:`Bot` says so by returning
+:data:`CHANCE`.
+
 States and actions are the game's own immutable, hashable values; the layer
 handles them only through the game object.  Every refusal raises an error of
 :mod:`dicekit.errors` naming the spec rule.
@@ -16,6 +24,7 @@ handles them only through the game object.  Every refusal raises an error of
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,7 +33,9 @@ from pathlib import Path
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 __all__ = [
+    "CHANCE",
     "JSON",
+    "Chance",
     "ActionT",
     "Bot",
     "ConfigT",
@@ -44,6 +55,17 @@ ConfigT = TypeVar("ConfigT")
 _StateIn = TypeVar("_StateIn", contravariant=True)
 _ActionOut = TypeVar("_ActionOut", covariant=True)
 _ActionIn = TypeVar("_ActionIn", contravariant=True)
+
+
+class Chance(enum.Enum):
+    """A player's decision to let chance act, where the game allows it beside legal actions."""
+
+    #: The one value: see :data:`CHANCE`.
+    ACT = "chance"
+
+
+#: What a :class:`Bot` returns to let chance act (Can't Stop's roll again).
+CHANCE = Chance.ACT
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,16 +127,17 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
         ...
 
     def chance_outcomes(self, state: StateT) -> Sequence[tuple[ActionT, Fraction]]:
-        """Return chance's actions with their exact probabilities, or nothing when a player acts.
+        """Return chance's actions with their exact probabilities, or nothing if chance cannot act.
 
-        The probabilities are exact and sum to 1.
+        The probabilities are exact and sum to 1.  Non-empty together with
+        :meth:`legal_actions` where the player may choose to let chance act.
         """
         ...
 
     def legal_actions(self, state: StateT) -> Sequence[ActionT]:
         """Return the actions open to the player now, in the game's canonical order.
 
-        Empty when chance acts or the game is over.
+        Empty when only chance can act, and when the game is over.
         """
         ...
 
@@ -210,6 +233,10 @@ class Bot(Protocol, Generic[_StateIn, _ActionOut]):
     #: A short name for tables and prompts.
     name: str
 
-    def act(self, state: _StateIn, rng: random.Random) -> _ActionOut:
-        """Return one of the legal actions of ``state``."""
+    def act(self, state: _StateIn, rng: random.Random) -> _ActionOut | Chance:
+        """Return one of the legal actions of ``state``, or :data:`CHANCE` to let chance act.
+
+        :data:`CHANCE` is a choice only where chance may act beside the legal
+        actions (see the module docstring).
+        """
         ...

@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dicekit.protocol import Chance
 from tower.config import Config
 from tower.game import Phase, Throw, new_game
 from tower.players import PLAYERS
@@ -76,7 +77,10 @@ def play_game(
                 raise RuntimeError(f"a game went on for {MAX_THROWS} throws: {state!r}")
             state = state.apply(Throw((rng.randint(1, 6), rng.randint(1, 6))))
         else:
-            state = state.apply(bots[state.player].act(state, rng))
+            choice = bots[state.player].act(state, rng)
+            if isinstance(choice, Chance):  # chance acts only in phase THROW in this game
+                raise TypeError(f"a player may not hand over to chance in {state!r}")
+            state = state.apply(choice)
     assert state.winner is not None
     return GameResult(state.winner, throws)
 

@@ -1,31 +1,26 @@
 """The game-neutral spec reader and example runner (``dicekit/spec.py``).
 
 Besides the reader's own checks, every example of Can't Stop's spec runs
-through the neutral runner, on Can't Stop wrapped in the layer's protocol by
-a thin adapter written here (errors translated to the layer's classes, the
-events of ``State.step``, and ``perft`` as the game's own example key): the
-neutral runner can stand in for ``cantstop/spec.py``.
+through the neutral runner, on Can't Stop's game object
+(:data:`cantstop.layer.GAME`: the events of ``State.step``, and ``perft`` as
+the game's own example key): the neutral runner can stand in for
+``cantstop/spec.py``.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 import pytest
 
 import cantstop
 import cantstop.spec
-from dicekit import errors as layer
-from dicekit.protocol import JSON, GameInfo, Step, Stepping
+from cantstop.layer import GAME as GAME_CANTSTOP
+from dicekit.protocol import Stepping
 from dicekit.spec import (
     EXAMPLE_KEYS,
     ExampleFailure,
-    ExampleKey,
-    Played,
     iter_failures,
     load_game_spec,
     parse_setup,
@@ -34,146 +29,7 @@ from dicekit.spec import (
 )
 from finishline import GAME
 
-
-@contextlib.contextmanager
-def _translated() -> Iterator[None]:
-    """Raise Can't Stop's refusals as the layer's classes, keeping rule, text and position."""
-    try:
-        yield
-    except cantstop.IllegalAction as exc:
-        raise layer.IllegalAction(
-            exc.reason, exc.rule, cantstop.format_state(exc.state), exc.action
-        ) from None
-    except cantstop.NotationError as exc:
-        raise layer.NotationError(exc.reason, exc.text, exc.position, exc.rule) from None
-    except cantstop.InvalidRules as exc:
-        raise layer.InvalidConfig(exc.reason, exc.rule) from None
-    except cantstop.InvalidState as exc:
-        raise layer.InvalidState(exc.reason, exc.rule) from None
-    except cantstop.RuleError as exc:
-        raise layer.RuleError(exc.reason, exc.rule) from None
-
-
-class CantStopOnTheLayer:
-    """Can't Stop through the layer's protocol: every method hands over to :mod:`cantstop`."""
-
-    info = GameInfo("cantstop", "Can't Stop", 1, 4, cantstop.spec.spec_dir())
-    events = tuple(event.value for event in cantstop.Event)
-
-    def config(self, players: int) -> cantstop.Rules:
-        """Hand ``config`` over to Can't Stop."""
-        with _translated():
-            return cantstop.Rules(players=players)
-
-    def config_from_json(self, data: JSON) -> cantstop.Rules:
-        """Hand ``config_from_json`` over to Can't Stop."""
-        with _translated():
-            return cantstop.rules_from_json(data)
-
-    def config_to_json(self, config: cantstop.Rules) -> JSON:
-        """Hand ``config_to_json`` over to Can't Stop."""
-        return cantstop.rules_to_json(config)
-
-    def new_game(self, config: cantstop.Rules, first_player: int = 0) -> cantstop.State:
-        """Hand ``new_game`` over to Can't Stop."""
-        with _translated():
-            return cantstop.new_game(config, first_player)
-
-    def player(self, state: cantstop.State) -> int:
-        """Hand ``player`` over to Can't Stop."""
-        return state.player
-
-    def is_over(self, state: cantstop.State) -> bool:
-        """Hand ``is_over`` over to Can't Stop."""
-        return state.phase is cantstop.Phase.OVER
-
-    def winner(self, state: cantstop.State) -> int | None:
-        """Hand ``winner`` over to Can't Stop."""
-        return state.winner
-
-    def chance_outcomes(self, state: cantstop.State) -> Sequence[tuple[Any, Fraction]]:
-        """Hand ``chance_outcomes`` over to Can't Stop."""
-        return cantstop.roll_outcomes() if state.phase is cantstop.Phase.ROLL else ()
-
-    def legal_actions(self, state: cantstop.State) -> Sequence[Any]:
-        """Hand ``legal_actions`` over to Can't Stop."""
-        return state.legal_moves()
-
-    def apply(self, state: cantstop.State, action: Any) -> cantstop.State:
-        """Hand ``apply`` over to Can't Stop."""
-        with _translated():
-            return state.apply(action)
-
-    def step(self, state: cantstop.State, action: Any) -> Step[cantstop.State]:
-        """Hand ``step`` over to Can't Stop."""
-        with _translated():
-            after, event = state.step(action)
-        return Step(after, event.value)
-
-    def check(self, state: cantstop.State) -> None:
-        """Hand ``check`` over to Can't Stop."""
-        with _translated():
-            cantstop.parse_state(cantstop.format_state(state))
-
-    def format_state(self, state: cantstop.State) -> str:
-        """Hand ``format_state`` over to Can't Stop."""
-        return cantstop.format_state(state)
-
-    def parse_state(self, text: str) -> cantstop.State:
-        """Hand ``parse_state`` over to Can't Stop."""
-        with _translated():
-            return cantstop.parse_state(text)
-
-    def format_action(self, action: Any) -> str:
-        """Hand ``format_action`` over to Can't Stop."""
-        return cantstop.format_action(action)
-
-    def parse_action(self, text: str) -> Any:
-        """Hand ``parse_action`` over to Can't Stop."""
-        with _translated():
-            return cantstop.parse_action(text)
-
-    def state_to_json(self, state: cantstop.State) -> JSON:
-        """Hand ``state_to_json`` over to Can't Stop."""
-        return cantstop.state_to_json(state)
-
-    def state_from_json(self, data: JSON) -> cantstop.State:
-        """Hand ``state_from_json`` over to Can't Stop."""
-        with _translated():
-            return cantstop.state_from_json(data)
-
-    def action_to_json(self, action: Any) -> JSON:
-        """Hand ``action_to_json`` over to Can't Stop."""
-        return cantstop.action_to_json(action)
-
-    def action_from_json(self, data: JSON) -> Any:
-        """Hand ``action_from_json`` over to Can't Stop."""
-        with _translated():
-            return cantstop.action_from_json(data)
-
-    def state_svg(self, state: cantstop.State) -> str:
-        """Hand ``state_svg`` over to Can't Stop."""
-        from cantstop.svg import state_svg
-
-        return state_svg(state)
-
-    def bots(self) -> Mapping[str, Any]:
-        """Hand ``bots`` over to Can't Stop."""
-        return {}
-
-    def example_keys(self) -> Mapping[str, ExampleKey]:
-        """Hand ``example_keys`` over to Can't Stop."""
-        return {"perft": ExampleKey("whole-roll counts: 'choices=N busts=M'", _check_perft)}
-
-
-def _check_perft(played: Played, expected: str) -> None:
-    counts = cantstop.perft(played.state)
-    got = f"choices={counts.choices} busts={counts.busts}"
-    if got != expected:
-        raise ExampleFailure(f"expected {expected}, got {got}")
-
-
-CANTSTOP = CantStopOnTheLayer()
+CANTSTOP = GAME_CANTSTOP
 CANTSTOP_SPEC = load_game_spec(CANTSTOP)
 
 
