@@ -19,7 +19,6 @@ import sys
 
 from cantstop import ORDERED_ROLLS, Phase, Rules, Stop, new_game
 from cantstop.envs import MAX_TURNS
-from cantstop.players import may_stop
 
 
 def turns_of_game(players: int, roll_again: float, rng: random.Random) -> int:
@@ -32,7 +31,8 @@ def turns_of_game(players: int, roll_again: float, rng: random.Random) -> int:
             moves = state.legal_moves()
             state = state.apply(moves[int(rng.random() * len(moves))])
             continue
-        if state.phase is Phase.DECIDE and rng.random() >= roll_again and may_stop(state):
+        decide = state.phase is Phase.DECIDE
+        if decide and rng.random() >= roll_again and state.decisions().may_stop:
             state = state.apply(stop)
         else:
             state = state.apply(ORDERED_ROLLS[int(rng.random() * 1296)])

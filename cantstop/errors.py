@@ -2,7 +2,9 @@
 
 Every exception the library raises on purpose derives from :class:`CantStopError`,
 and each also derives from the built-in exception it stands for, so that callers
-may catch either.  Errors about the game name the spec rule they enforce.
+may catch either.  Errors about the game name the spec rule they enforce.  Each
+class also derives from its counterpart in :mod:`dicekit.errors`, so that the
+game-neutral layer reports Can't Stop's refusals as it reports any game's.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import math
 import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+from dicekit import errors as layer
 
 if TYPE_CHECKING:
     from cantstop.game import State
@@ -26,7 +30,7 @@ __all__ = [
 ]
 
 
-class CantStopError(Exception):
+class CantStopError(layer.GameError):
     """Root of every error that :mod:`cantstop` raises deliberately.
 
     >>> from cantstop import parse_state
@@ -38,24 +42,24 @@ class CantStopError(Exception):
     """
 
 
-class RuleError(CantStopError, ValueError):
+class RuleError(CantStopError, layer.RuleError):
     """A value that breaks a spec rule: ``rule`` is its id, ``reason`` the message alone."""
 
     def __init__(self, message: str, rule: str) -> None:
-        super().__init__(f"{message} (rule {rule})")
+        layer.GameError.__init__(self, f"{message} (rule {rule})")
         self.rule = rule
         self.reason = message
 
 
-class InvalidRules(RuleError):
+class InvalidRules(RuleError, layer.InvalidConfig):
     """A :class:`~cantstop.Rules` value that the spec does not allow."""
 
 
-class InvalidState(RuleError):
+class InvalidState(RuleError, layer.InvalidState):
     """A state that breaks one of the invariants of the spec."""
 
 
-class IllegalAction(CantStopError, ValueError):
+class IllegalAction(CantStopError, layer.IllegalAction):
     """An action that the rules do not allow in the given state.
 
     ``rule`` is the id of the spec rule that forbids it, ``action`` the rejected
@@ -67,20 +71,22 @@ class IllegalAction(CantStopError, ValueError):
     ...     parse_state('-/- - 0r').apply(Stop())
     ... except IllegalAction as exc:
     ...     print(exc.rule, '|', exc.reason)
-    R11.1 | a stop must follow a successful roll; the turn starts with a roll
+    R11.1 | stop is not legal: a player must roll at least once before stopping
     """
 
     def __init__(self, message: str, rule: str, state: State, action: object) -> None:
         from cantstop.notation import format_state
 
-        super().__init__(f"{message} (rule {rule}) in state {format_state(state)!r}")
+        text = format_state(state)
+        layer.GameError.__init__(self, f"{message} (rule {rule}) in state {text!r}")
+        self.state_text = text
         self.rule = rule
         self.reason = message
         self.state = state
         self.action = action
 
 
-class NotationError(CantStopError, ValueError):
+class NotationError(CantStopError, layer.NotationError):
     """Text that is not valid state or action notation, or a JSON value that is not a valid form.
 
     ``text`` is the input, ``position`` the index of the offending character,
@@ -113,7 +119,7 @@ class NotationError(CantStopError, ValueError):
             full = f"at position {position}: {message} (rule {rule})\n  {shown}\n  {' ' * column}^"
         else:
             full = f"{message} (rule {rule}) in {text}"
-        super().__init__(full)
+        layer.GameError.__init__(self, full)
         self.reason = message
         self.text = text
         self.position = position

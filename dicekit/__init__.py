@@ -17,7 +17,7 @@ from dicekit.errors import (
     NotationError,
     RuleError,
 )
-from dicekit.protocol import Game, GameInfo
+from dicekit.protocol import Game, GameInfo, Step, Stepping
 
 __all__ = [
     "Game",
@@ -28,4 +28,6 @@ __all__ = [
     "InvalidState",
     "NotationError",
     "RuleError",
+    "Step",
+    "Stepping",
 ]

@@ -5,7 +5,17 @@ initial state, and states that say whose decision it is or that chance acts
 (with the chance outcomes and their exact probabilities), list their legal
 actions and apply one.  Chance is an ordinary action, so a game replays
 exactly from its actions.  On top, each game has a one-line notation and JSON
-forms with exact round trips, an invariant check, and a drawing.
+forms with exact round trips, an invariant check, and a drawing.  A game may
+also name the event of each transition (:class:`Stepping`), where the next
+state alone does not show what happened.
+
+Usually a state either waits for a player's decision or for chance.  A game
+may also let the player decide to hand over to chance: in Can't Stop, a
+player who has played a roll may stop (a legal action) or roll again (chance
+acts).  In such a state both :meth:`Game.legal_actions` and
+:meth:`Game.chance_outcomes` are non-empty, and a player who chooses chance
+is answered by one of its outcomes; a :class:`Bot` says so by returning
+:data:`CHANCE`.
 
 States and actions are the game's own immutable, hashable values; the layer
 handles them only through the game object.  Every refusal raises an error of
@@ -14,14 +24,27 @@ handles them only through the game object.  Every refusal raises an error of
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["JSON", "ActionT", "Bot", "ConfigT", "Game", "GameInfo", "StateT"]
+__all__ = [
+    "CHANCE",
+    "JSON",
+    "Chance",
+    "ActionT",
+    "Bot",
+    "ConfigT",
+    "Game",
+    "GameInfo",
+    "StateT",
+    "Step",
+    "Stepping",
+]
 
 #: A value as :func:`json.loads` returns it.
 JSON = Any
@@ -31,6 +54,18 @@ ActionT = TypeVar("ActionT")
 ConfigT = TypeVar("ConfigT")
 _StateIn = TypeVar("_StateIn", contravariant=True)
 _ActionOut = TypeVar("_ActionOut", covariant=True)
+_ActionIn = TypeVar("_ActionIn", contravariant=True)
+
+
+class Chance(enum.Enum):
+    """A player's decision to let chance act, where the game allows it beside legal actions."""
+
+    #: The one value: see :data:`CHANCE`.
+    ACT = "chance"
+
+
+#: What a :class:`Bot` returns to let chance act (Can't Stop's roll again).
+CHANCE = Chance.ACT
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,16 +127,17 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
         ...
 
     def chance_outcomes(self, state: StateT) -> Sequence[tuple[ActionT, Fraction]]:
-        """Return chance's actions with their exact probabilities, or nothing when a player acts.
+        """Return chance's actions with their exact probabilities, or nothing if chance cannot act.
 
-        The probabilities are exact and sum to 1.
+        The probabilities are exact and sum to 1.  Non-empty together with
+        :meth:`legal_actions` where the player may choose to let chance act.
         """
         ...
 
     def legal_actions(self, state: StateT) -> Sequence[ActionT]:
         """Return the actions open to the player now, in the game's canonical order.
 
-        Empty when chance acts or the game is over.
+        Empty when only chance can act, and when the game is over.
         """
         ...
 
@@ -156,12 +192,51 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
         ...
 
 
+class Step(NamedTuple, Generic[StateT]):
+    """What :meth:`Stepping.step` returns: the state after an action and the event it caused.
+
+    >>> Step("after", "moved")
+    Step(state='after', event='moved')
+    """
+
+    #: The state after the action.
+    state: StateT
+    #: What the action did, one of the game's :attr:`Stepping.events`.
+    event: str
+
+
+@runtime_checkable
+class Stepping(Protocol, Generic[StateT, _ActionIn]):
+    """What a game may add to :class:`Game`: the event each transition causes.
+
+    A game whose transitions differ in ways the next state alone does not
+    show (a roll that passes the turn, a move that wins) names them as
+    events.  The layer then checks events wherever it applies actions: the
+    ``event`` and ``events`` keys of spec examples, the conformance vectors
+    and game records.  A game without events leaves this out.
+    """
+
+    #: The names of the events, in the order the game's spec lists them.
+    events: tuple[str, ...]
+
+    def step(self, state: StateT, action: _ActionIn) -> Step[StateT]:
+        """Return the state after ``action`` and its event; an illegal one raises ``IllegalAction``.
+
+        ``step(state, action).state`` equals ``apply(state, action)``.
+        """
+        ...
+
+
 class Bot(Protocol, Generic[_StateIn, _ActionOut]):
     """A built-in player: picks one of the legal actions, drawing only from ``rng``."""
 
     #: A short name for tables and prompts.
     name: str
 
-    def act(self, state: _StateIn, rng: random.Random) -> _ActionOut:
-        """Return one of the legal actions of ``state``."""
+    def act(self, state: _StateIn, rng: random.Random) -> _ActionOut | Chance:
+        """Return one of the legal actions of ``state``, or :data:`CHANCE` to let chance act.
+
+        :data:`CHANCE` is a choice only where chance may act beside the legal
+        actions (see the module docstring).
+        """
         ...

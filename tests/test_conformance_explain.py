@@ -14,13 +14,19 @@ from cantstop import Phase, explain, parse_action, parse_state
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
 from cantstop.conformance.serve import handle
-from cantstop.explain import TEMPLATES
+from cantstop.explanation import TEMPLATES
 from tests import independent
 
 NODE = shutil.which("node")
 JS_PORT = Path(__file__).resolve().parent.parent / "examples" / "ports" / "javascript"
 CASES = harness.load_cases(generate.vectors_dir())
-EXPLAIN = [c for c in CASES if c["kind"] == "explain"]
+#: The explain cases as the generator makes them.  The released ``v1/explain.json``
+#: keeps the sentences of its release, which spec/explain.md words otherwise in places (one
+#: marker is "the marker", dice thrown in order are named once, no bust is described
+#: when none can happen); ``test_conformance.py`` checks that the two differ exactly
+#: there.  The next suite version carries these expectations.
+_POOL = generate.state_pool()
+EXPLAIN = generate.explain_cases(_POOL, 500) + generate.explain_error_cases(_POOL, 20)
 #: A few explain cases of every phase, a refused action and an unreadable state among them.
 SAMPLE = harness.select(EXPLAIN, ["explain-000*", "explain-001*", "explain-error-00*"], [])
 

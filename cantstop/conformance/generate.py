@@ -22,7 +22,7 @@ from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.conformance.tags import action_rules, roll_rules, rule_key, state_rules
 from cantstop.dice import ORDERED_ROLLS, pairings, roll_outcomes
 from cantstop.errors import IllegalAction, NotationError, RuleError
-from cantstop.explain import TEMPLATES, explain
+from cantstop.explanation import TEMPLATES, explain
 from cantstop.game import Event, Phase, State, new_game, perft
 from cantstop.jsonform import (
     action_from_json,

@@ -16,7 +16,7 @@ the decisions, the legal decisions of a state, the observation vector, the
 potential that shaping pays and the bound on a turn's length.  None of it
 decides a rule: the legal moves, whether a stop is allowed and every next
 state come from the engine (:meth:`cantstop.State.legal_moves`,
-:func:`cantstop.players.may_stop`, :meth:`cantstop.State.apply`).  What does
+:meth:`cantstop.State.decisions`, :meth:`cantstop.State.apply`).  What does
 not depend on the game (the rewards of an outcome, the turn limit, shaping)
 is written once for all three adapters, apart from the frameworks' glue.
 
@@ -84,7 +84,6 @@ import numpy.typing as npt
 
 from cantstop.actions import Move, Stop
 from cantstop.game import Phase, State
-from cantstop.players import may_stop
 from cantstop.rules import COLUMNS, MARKERS, Rules
 
 __all__ = [
@@ -179,7 +178,7 @@ def legal_decisions(state: State) -> list[int]:
     if phase is _CHOOSE:
         return sorted([_INDEX[move.columns] for move in state.legal_moves()])
     if phase is _DECIDE:
-        return [STOP, ROLL] if may_stop(state) else [ROLL]
+        return [STOP, ROLL] if state.decisions().may_stop else [ROLL]
     return []
 
 
@@ -192,7 +191,7 @@ def stop_allowed(state: State) -> bool:
     >>> stop_allowed(parse_state('-/- - 0r'))  # a turn starts with a roll (R11.1)
     False
     """
-    return state.phase is _DECIDE and may_stop(state)
+    return state.decisions().may_stop
 
 
 def max_moves_per_turn(rules: Rules) -> int:

@@ -1,0 +1,218 @@
+"""The link between the proven model and the engine in :mod:`finishline`.
+
+The formulas of :class:`~finishline.proofs.model.Model` are evaluated with the
+Python backend (:data:`~finishline.proofs.model.PY`): the very code z3 reasons
+about, run on concrete states, and compared with the engine.
+
+- :func:`rolls_reduce`: a roll and the same dice in the other order lead to
+  the same state and event in the engine, so the model's sorted dice stand
+  for all 36 rolls.
+- :func:`rolls_agree`: from every ROLL state met, each of the 21 rolls
+  forfeits in the model exactly when it does in the engine, with the same
+  state after.
+- :func:`actions_agree`: in every CHOOSE state met, the model's legal
+  actions (every choice of its ``play``, ``sideways`` and ``double``
+  transitions whose guard holds) are the engine's, each leading to the same
+  state.  A step's cell must lie in its die's row (the guard says so), so
+  only such cells are tried for a play, and only after a first step that
+  the guard's own test of it accepts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from finishline import Config as EngineConfig
+from finishline import Phase, Roll, State, format_action, format_state, new_game
+from finishline.board import CELLS
+from finishline.proofs.model import BOARD, MOVE, NONE, PLACE, PY, Config, Model, PlayChoice, Vars
+from finishline.proofs.render import state_text, values_of
+
+__all__ = [
+    "LinkReport",
+    "action_text",
+    "actions_agree",
+    "engine_config",
+    "model_actions",
+    "random_states",
+    "rolls_agree",
+    "rolls_reduce",
+]
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+@dataclass
+class LinkReport:
+    """What a link check compared, and every disagreement found."""
+
+    cases: int
+    disagreements: list[str]
+
+    @property
+    def agree(self) -> bool:
+        """Whether engine and model agreed on every case."""
+        return not self.disagreements
+
+
+def random_states(config: EngineConfig, seeds: Iterable[int]) -> Iterator[State]:
+    """Yield every state of games of uniformly random legal play, one game per seed."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = new_game(config, rng.randrange(config.players))
+        yield state
+        while state.phase is not Phase.OVER:
+            if state.phase is Phase.ROLL:
+                state = state.apply(Roll((rng.randint(1, 6), rng.randint(1, 6))))
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))
+            yield state
+
+
+def _projection(s: Vars) -> tuple[object, ...]:
+    """Return the state without the ghost flag, which the engine does not keep."""
+    return (s.player, s.phase, s.dice, s.cells, s.hand, s.across)
+
+
+def action_text(kind: str, values: tuple[int, ...]) -> str:
+    """Write a concrete choice of the model as the action it is, in the notation (N2).
+
+    A play is written by what happens to each counter: a placement followed
+    by a move of the same cell is ``+C5^``, two moves of one counter ``C6^^``.
+    """
+
+    def name(row: int, col: int) -> str:
+        return CELLS[(row - 1) * 4 + col].name
+
+    if kind == "sideways":
+        row, col, to = values
+        return f"{name(row, col)}-{name(row, to)}"
+    if kind == "double":
+        row, col = values
+        return f"double:{name(row, col)}"
+    _, k1, r1, c1, k2, r2, c2 = values
+    first = (k1 == PLACE, name(r1, c1), 0 if k1 == PLACE else 1)
+    if k2 == NONE:
+        moves = [first]
+    elif k1 == PLACE and k2 == MOVE and (r1, c1) == (r2, c2):
+        moves = [(True, name(r1, c1), 1)]
+    elif k1 == MOVE and k2 == MOVE and r1 > 1 and (r1 - 1, c1) == (r2, c2):
+        moves = [(False, name(r1, c1), 2)]
+    else:
+        moves = [first, (k2 == PLACE, name(r2, c2), 0 if k2 == PLACE else 1)]
+    moves.sort(key=lambda m: (m[0], (int(m[1][1]) - 1) * 4 + "ABCD".index(m[1][0])))
+    return ",".join(("+" if enter else "") + cell + "^" * rows for enter, cell, rows in moves)
+
+
+def model_actions(model: Model, s: Vars) -> dict[str, Vars]:
+    """Return every action the model allows in the CHOOSE state ``s``, with the state after it."""
+    found: dict[str, Vars] = {}
+    d1, d2 = s.dice
+    hand = model.per_player(s.player, lambda p: s.hand[p])
+    for order in (0, 1):
+        first, second = (d1, d2) if order == 0 else (d2, d1)
+        for k1 in (PLACE, MOVE):
+            for c1 in range(4):
+                # The guard holds only if the first step does: skip the others early.
+                if not model._chosen_ok(s, s.cells, hand, k1, first, c1, first):
+                    continue
+                for k2 in (NONE, PLACE, MOVE):
+                    for c2 in range(4) if k2 != NONE else (0,):
+                        values = (order, k1, first, c1, k2, second, c2)
+                        t = model.play(s, PlayChoice(*values))
+                        if t.guard:
+                            _add(found, action_text("play", values), t.after)
+    for r, c in BOARD:
+        for to in (c - 1, c + 1):
+            t = model.sideways(s, r, c, to)
+            if t.guard:
+                _add(found, action_text("sideways", (r, c, to)), t.after)
+        t = model.double(s, r, c)
+        if t.guard:
+            _add(found, action_text("double", (r, c)), t.after)
+    return found
+
+
+def _add(found: dict[str, Vars], text: str, after: Vars) -> None:
+    if text in found and _projection(found[text]) != _projection(after):
+        raise AssertionError(f"the model gives two states for {text}")
+    found[text] = after
+
+
+def rolls_reduce(states: Iterable[State]) -> LinkReport:
+    """Check that a roll and its dice in the other order give the same step (R4.1, R4.4)."""
+    problems: list[str] = []
+    cases = 0
+    for state in states:
+        if state.phase is not Phase.ROLL:
+            continue
+        for a in range(1, 7):
+            for b in range(a + 1, 7):
+                cases += 1
+                if state.step(Roll((a, b))) != state.step(Roll((b, a))):
+                    problems.append(f"{format_state(state)}: r{a}{b} and r{b}{a} differ")
+    return LinkReport(cases, problems)
+
+
+def rolls_agree(config: Config, states: Iterable[State]) -> LinkReport:
+    """Check every roll from every ROLL state: forfeit exactly when the engine does (R9.1)."""
+    model = Model(config, PY)
+    problems: list[str] = []
+    cases = 0
+    for state in states:
+        if state.phase is not Phase.ROLL:
+            continue
+        s = values_of(state)
+        model.forget()
+        for d1, d2 in ROLLS:
+            cases += 1
+            step = state.step(Roll((d1, d2)))
+            rolled = model.roll(s, (d1, d2))
+            forfeit = model.forfeit(s, (d1, d2))
+            if bool(rolled.guard) == bool(forfeit.guard):
+                problems.append(
+                    f"{format_state(state)} r{d1}{d2}: roll and forfeit both {rolled.guard}"
+                )
+                continue
+            after = rolled.after if rolled.guard else forfeit.after
+            expected = values_of(step.state)
+            if _projection(after) != _projection(expected):
+                problems.append(
+                    f"{format_state(state)} r{d1}{d2}: engine {format_state(step.state)}, "
+                    f"model {state_text(config, after)}"
+                )
+    return LinkReport(cases, problems)
+
+
+def actions_agree(config: Config, states: Iterable[State]) -> LinkReport:
+    """Check every CHOOSE state: the same legal actions, each to the same state (R4 to R8)."""
+    model = Model(config, PY)
+    problems: list[str] = []
+    cases = 0
+    for state in states:
+        if state.phase is not Phase.CHOOSE:
+            continue
+        model.forget()
+        found = model_actions(model, values_of(state))
+        engine = {format_action(a): state.apply(a) for a in state.legal_actions()}
+        cases += len(engine)
+        if set(found) != set(engine):
+            problems.append(
+                f"{format_state(state)}: only the engine has {sorted(set(engine) - set(found))}, "
+                f"only the model {sorted(set(found) - set(engine))}"
+            )
+            continue
+        for text, after in engine.items():
+            if _projection(found[text]) != _projection(values_of(after)):
+                problems.append(
+                    f"{format_state(state)} {text}: engine {format_state(after)}, "
+                    f"model {state_text(config, found[text])}"
+                )
+    return LinkReport(cases, problems)
+
+
+def engine_config(config: Config) -> EngineConfig:
+    """Return the engine's configuration for a model configuration."""
+    return EngineConfig(config.players, config.counters)
