@@ -13,8 +13,9 @@
 * the public-API figure (:mod:`benchmarks.public_api`): the same games played
   by a plain loop over ``legal_moves()`` and ``apply()``, for 2 and 4 players
   (``python -m benchmarks.compare REV`` sets it against an older commit);
-* each framework adapter's overhead per action against the engine alone
-  (:mod:`benchmarks.adapters`), for the frameworks that are installed;
+* each framework adapter's overhead per step against the engine alone, and
+  the time of an OpenSpiel ``clone()`` (:mod:`benchmarks.adapters`), for the
+  frameworks that are installed;
 * the exact bust probability of a state (:func:`cantstop.odds.bust_probability`),
   warm (tables filled) and cold (tables emptied first), in calls per second;
 * state and action notation, parsed and formatted per second;
@@ -22,8 +23,10 @@
 
 Each figure is the best of a few timed rounds of CPU time of this process
 (``time.process_time``), so other work on the machine disturbs it less than
-wall-clock time would; it is still best run on a quiet machine.  Results go
-to ``benchmarks/results.json`` (``--json`` to choose another file).
+wall-clock time would; it is still best run on a quiet machine.  The table
+is printed; the figures are written as JSON only when asked: ``--write``
+replaces the committed record, ``benchmarks/results.json`` (for figures from
+a quiet machine), and ``--json FILE`` writes them anywhere else.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.adapters import bench_adapters
+from benchmarks.adapters import rows as adapter_rows
 from benchmarks.public_api import games_per_second
 from cantstop import (
     ORDERED_ROLLS,
@@ -61,7 +65,7 @@ from cantstop.actions import Action
 from cantstop.odds import bust_probability
 from cantstop.playout import playout, random_action
 
-#: Where the figures are written by default.
+#: The committed record of the figures, which ``--write`` replaces.
 RESULTS = Path(__file__).with_name("results.json")
 
 
@@ -367,15 +371,7 @@ def table(figures: dict[str, Any]) -> str:
                 f"{api[f'actions_per_s_{players}p']:,.0f}/s",
             )
         )
-    for adapter in figures["adapters"]:
-        rows.append(
-            (
-                f"{adapter['adapter']}: overhead per action",
-                f"{adapter['overhead_us_per_action']:.1f} us "
-                f"({adapter['adapter_us_per_action']:.1f} us vs engine "
-                f"{adapter['engine_us_per_action']:.1f} us)",
-            )
-        )
+    rows.extend(adapter_rows(figures["adapters"]))
     b = figures["bust_probability"]
     rows.append(
         ("exact bust probability, warm", f"{b['calls_per_s']:,.0f}/s ({b['warm_us']:.1f} us)")
@@ -409,17 +405,25 @@ def table(figures: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmarks, print the table and write the JSON file."""
+    """Run the benchmarks and print the table; write the figures as JSON when asked."""
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--json", type=Path, default=RESULTS, help="where to write the figures")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--json", type=Path, help="also write the figures to this file")
+    where.add_argument(
+        "--write", action="store_true", help=f"replace the committed figures, {RESULTS.name}"
+    )
     parser.add_argument("--quick", action="store_true", help="smaller samples, for a smoke test")
     args = parser.parse_args(argv)
+    if args.write and args.quick:
+        parser.error("--quick figures are a smoke test, not a record: drop --write or --quick")
     figures = run_all(quick=args.quick)
     print(table(figures))
-    args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    print(f"\nwritten to {args.json}", file=sys.stderr)
+    path = RESULTS if args.write else args.json
+    if path is not None:
+        path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        print(f"\nwritten to {path}", file=sys.stderr)
     return 0
 
 

@@ -177,6 +177,47 @@ class State:
     def __deepcopy__(self, memo: dict[int, object]) -> State:
         return self
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # A state pickles as plain dicts (its column maps' own) and numbers,
+        # and loads without the constructor's checks, which it passed when it
+        # was made; its legal moves come again from the move table.
+        return State._unpickle, (
+            self.rules,
+            self.player,
+            self.phase.value,
+            self.dice,
+            self.markers._dict,  # type: ignore[attr-defined]
+            tuple(theirs._dict for theirs in self.squares),  # type: ignore[attr-defined]
+            self._won._dict,
+            self._situation,
+            self._starts,
+        )
+
+    @staticmethod
+    def _unpickle(
+        rules: Rules,
+        player: int,
+        phase: str,
+        dice: tuple[int, int, int, int] | None,
+        markers: dict[int, int],
+        squares: tuple[dict[int, int], ...],
+        won: dict[int, int],
+        situation: int,
+        starts: tuple[int, ...] | None,
+    ) -> State:
+        new: State = _new_object(State)
+        _set_rules(new, rules)
+        _set_player(new, player)
+        _set_phase(new, Phase(phase))
+        _set_dice(new, dice)
+        _set_markers(new, _from_sorted(markers))
+        _set_squares(new, tuple(_from_sorted(theirs) for theirs in squares))
+        _set_won(new, _from_sorted(won))
+        _set_situation(new, situation)
+        _set_moves(new, () if dice is None else _table_moves(situation, _ROLL_INDEX[dice]))
+        _set_starts(new, starts)
+        return new
+
     @property
     def won(self) -> ColumnMap:
         """Column to the player who won it (R9.1).

@@ -1,20 +1,30 @@
 """Reinforcement-learning environments, and the action numbering and observation they share.
 
-The environments live in submodules, each behind the ``rl`` extra
-(``pip install 'cantstop[rl]'``) and each importing its framework only
-inside itself:
+The environments live in submodules, each behind the ``rl`` extra (from a
+clone of the repository: ``pip install -e '.[rl]'``) and each importing its
+framework only inside itself:
 
 * :mod:`cantstop.envs.gymnasium`: :class:`~cantstop.envs.gymnasium.CantStopEnv`,
-  solitaire Can't Stop as a Gymnasium environment;
+  solitaire Can't Stop as a Gymnasium environment, registered as
+  ``cantstop/Solitaire-v0`` when that module is imported;
 * :mod:`cantstop.envs.pettingzoo`: :class:`~cantstop.envs.pettingzoo.CantStopAEC`,
   the game for 2 to 4 players as a PettingZoo AEC environment.
 
-This module needs NumPy only.  It holds what they and the OpenSpiel game
-(:mod:`cantstop.openspiel`) have in common: the numbering of the decisions,
-the legal decisions of a state, and the observation vector.  None of it
+This module needs NumPy only.  It holds what is particular to Can't Stop in
+them and in the OpenSpiel game (:mod:`cantstop.openspiel`): the numbering of
+the decisions, the legal decisions of a state, the observation vector, the
+potential that shaping pays and the bound on a turn's length.  None of it
 decides a rule: the legal moves, whether a stop is allowed and every next
 state come from the engine (:meth:`cantstop.State.legal_moves`,
-:meth:`cantstop.State.apply`).
+:meth:`cantstop.State.decisions`, :meth:`cantstop.State.apply`).  What does
+not depend on the game (the rewards of an outcome, the turn limit, shaping)
+is written once for all three adapters, apart from the frameworks' glue.
+
+Every game the adapters run ends: after :data:`MAX_TURNS` turns (all
+players' turns counted) without a winner, by default, the game is cut short,
+which the environments report as truncation and OpenSpiel as a terminal
+state where every player's return is 0 (see the documentation page "Use with
+OpenSpiel, Gymnasium and PettingZoo" for the rewards).
 
 **Decisions** are numbered once for all adapters (:data:`NUM_ACTIONS` = 79):
 
@@ -65,19 +75,19 @@ board      11         1 where the board has the column (custom boards)
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from cantstop.actions import Move, Roll, Stop
-from cantstop.errors import IllegalAction
-from cantstop.game import Phase, State, new_game
-from cantstop.rules import COLUMNS, Rules
+from cantstop.actions import Move, Stop
+from cantstop.game import Phase, State
+from cantstop.rules import COLUMNS, MARKERS, Rules
 
 __all__ = [
+    "MAX_TURNS",
     "NUM_ACTIONS",
     "ROLL",
     "STOP",
@@ -85,6 +95,7 @@ __all__ = [
     "action_index",
     "decision",
     "legal_decisions",
+    "max_moves_per_turn",
     "observation",
     "observation_fields",
     "observation_size",
@@ -100,6 +111,12 @@ ROLL = 1
 _PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in COLUMNS for b in COLUMNS if a <= b)
 #: How many decisions are numbered.
 NUM_ACTIONS = 13 + len(_PAIRS)
+
+#: The turn limit of every adapter, unless given: a game that has run this
+#: many turns (all players' turns counted) without a winner is cut short.  It
+#: is far above the length of games that end in a win, even between random
+#: players (``python -m benchmarks.lengths``).
+MAX_TURNS = 1000
 
 _MOVES: tuple[Move | None, ...] = (
     None,
@@ -148,7 +165,7 @@ def legal_decisions(state: State) -> list[int]:
     """Return the numbers of the decisions open to the player to act, in increasing order.
 
     Choosing: the legal moves.  Deciding: roll again, and stop unless the
-    engine refuses the stop (Variant B, R14.2).  Otherwise (dice awaited, game
+    rules forbid the stop (Variant B, R14.2).  Otherwise (dice awaited, game
     over) there is no decision.
 
     >>> from cantstop import parse_state
@@ -157,20 +174,40 @@ def legal_decisions(state: State) -> list[int]:
     >>> legal_decisions(parse_state('-/7:3 7:3 0d B'))  # no stop on their square
     [1]
     """
-    if state.phase is Phase.CHOOSE:
-        return sorted(_INDEX[move.columns] for move in state.legal_moves())
-    if state.phase is Phase.DECIDE:
-        return [STOP, ROLL] if stop_allowed(state) else [ROLL]
+    phase = state.phase
+    if phase is _CHOOSE:
+        return sorted([_INDEX[move.columns] for move in state.legal_moves()])
+    if phase is _DECIDE:
+        return [STOP, ROLL] if state.decisions().may_stop else [ROLL]
     return []
 
 
 def stop_allowed(state: State) -> bool:
-    """Return whether the engine accepts a stop in ``state``."""
-    try:
-        state.apply(_STOP)
-    except IllegalAction:
-        return False
-    return True
+    """Return whether the rules allow a stop in ``state``: after a move, unless R14.2 forbids it.
+
+    >>> from cantstop import parse_state
+    >>> stop_allowed(parse_state('-/- 7:1 0d')), stop_allowed(parse_state('-/7:3 7:3 0d B'))
+    (True, False)
+    >>> stop_allowed(parse_state('-/- - 0r'))  # a turn starts with a roll (R11.1)
+    False
+    """
+    return state.decisions().may_stop
+
+
+def max_moves_per_turn(rules: Rules) -> int:
+    """Return the most moves one turn can hold: the spaces of the three tallest columns.
+
+    Every move lifts a neutral marker by at least one space (R5), a turn has
+    three markers (R1.4) and none climbs past its column's top, so a turn
+    has at most that many moves, each followed by one decision to stop or
+    roll again.  The OpenSpiel game's ``max_game_length`` is built on it.
+
+    >>> max_moves_per_turn(Rules())  # columns 7, 6 and 8: 13 + 11 + 11
+    35
+    >>> max_moves_per_turn(Rules(heights={7: 2, 8: 1}, columns_to_win=1))
+    3
+    """
+    return sum(sorted(rules.heights.values(), reverse=True)[:MARKERS])
 
 
 @functools.cache
@@ -198,13 +235,72 @@ def observation_size(players: int) -> int:
     return 50 + 23 * players
 
 
-_PHASE_NUMBER = {Phase.ROLL: 0, Phase.CHOOSE: 1, Phase.DECIDE: 2, Phase.OVER: 3}
+_ROLL, _CHOOSE, _DECIDE, _OVER = Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
 
 
-def _items(mapping: Mapping[int, int]) -> Iterable[tuple[int, int]]:
-    """Return the items of a column map, from its dict when it has one (a state's maps do)."""
-    plain: Mapping[int, int] = getattr(mapping, "_dict", mapping)
-    return plain.items()
+class _Layout:
+    """Where the observation of a configuration puts each field, worked out once per rules.
+
+    Each offset is the index of column 0 of its field, so that column ``c``
+    is at ``offset + c``; the squares and the won columns of the player
+    ``k`` seats after the observer are ``11 * k`` further.  The squares of a
+    game change only when a turn ends, and the engine hands the same tuple of
+    them from state to state within a turn, so the part of the vector they
+    fill is kept for the last tuple seen by each observer.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        fields = observation_fields(n)
+        self.players = n
+        self.heights = dict(rules.heights.items())
+        self.current = fields["current"].start
+        self.phase = fields["phase"].start
+        self.dice = fields["dice"].start - 1
+        self.markers = fields["markers"].start - 2
+        self.squares = fields["squares"].start - 2
+        self.won = fields["won"].start - 2
+        self.blank = np.zeros(observation_size(n), dtype=np.float32)
+        for column in self.heights:
+            self.blank[fields["board"].start - 2 + column] = 1
+        self._boards: dict[int, tuple[tuple[Mapping[int, int], ...], npt.NDArray[np.float32]]] = {}
+
+    def board(self, state: State, observer: int) -> npt.NDArray[np.float32]:
+        """Return a vector with the board, the squares and the won columns filled in; keep it."""
+        squares = state.squares
+        kept = self._boards.get(observer)
+        if kept is not None and kept[0] is squares:
+            return kept[1]
+        n = self.players
+        heights = self.heights
+        vector = self.blank.copy()
+        for p, theirs in enumerate(squares):
+            start = self.squares + 11 * ((p - observer) % n)
+            for column in theirs:
+                vector[start + column] = theirs[column] / heights[column]
+        won = state.won
+        for column in won:
+            vector[self.won + 11 * ((won[column] - observer) % n) + column] = 1
+        self._boards[observer] = (squares, vector)
+        return vector
+
+
+#: Layouts by the identity of their rules, which each entry keeps alive: the
+#: environments ask with the same rules at every step, and an identity
+#: lookup is cheaper than hashing the rules.
+_LAYOUTS: dict[int, tuple[Rules, _Layout]] = {}
+
+
+def _layout(rules: Rules) -> _Layout:
+    """Return the layout of ``rules``, made once per rules object."""
+    entry = _LAYOUTS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_LAYOUTS) >= 64:
+        _LAYOUTS.clear()
+    layout = _Layout(rules)
+    _LAYOUTS[id(rules)] = (rules, layout)
+    return layout
 
 
 def observation(
@@ -216,33 +312,27 @@ def observation(
     waits for the dice (the phase is then "dice awaited", as at the start of
     a turn).
     """
-    rules = state.rules
-    n = rules.players
-    heights = dict(_items(rules.heights))
-    fields = observation_fields(n)
-    vector = np.zeros(observation_size(n), dtype=np.float32)
+    layout = _layout(state.rules)
+    vector = layout.board(state, observer).copy()
     phase = state.phase
-    if phase is not Phase.OVER:
-        vector[fields["current"].start + (state.player - observer) % n] = 1
-    vector[fields["phase"].start + (0 if awaiting_dice else _PHASE_NUMBER[phase])] = 1
-    if state.dice is not None:
-        start = fields["dice"].start - 1
-        for i, die in enumerate(state.dice):
-            vector[start + 6 * i + die] = 1
-    start = fields["markers"].start - 2
-    for column, space in _items(state.markers):
-        vector[start + column] = space / heights[column]
-    squares = fields["squares"].start - 2
-    for p in range(n):
-        start = squares + 11 * ((p - observer) % n)
-        for column, space in _items(state.squares[p]):
-            vector[start + column] = space / heights[column]
-    start = fields["won"].start - 2
-    for column, owner in _items(state.won):
-        vector[start + 11 * ((owner - observer) % n) + column] = 1
-    start = fields["board"].start - 2
-    for column in heights:
-        vector[start + column] = 1
+    if phase is _OVER:
+        number = 3
+    else:
+        vector[layout.current + (state.player - observer) % layout.players] = 1
+        number = 0 if awaiting_dice or phase is _ROLL else 1 if phase is _CHOOSE else 2
+    vector[layout.phase + number] = 1
+    dice = state.dice
+    if dice is not None:
+        start = layout.dice
+        vector[start + dice[0]] = 1
+        vector[start + 6 + dice[1]] = 1
+        vector[start + 12 + dice[2]] = 1
+        vector[start + 18 + dice[3]] = 1
+    start = layout.markers
+    heights = layout.heights
+    markers = state.markers
+    for column in markers:
+        vector[start + column] = markers[column] / heights[column]
     return vector
 
 
@@ -252,61 +342,13 @@ def progress(state: State, player: int) -> float:
     The sum, over the board's columns, of the player's square space over the
     column's height, divided by the number of columns to win: 1.0 means as
     much climbing as winning needs.  Environments that shape rewards pay the
-    change of this potential.
+    discounted change of this potential.
 
     >>> from cantstop import parse_state
     >>> progress(parse_state('2:3,12:3/- - 0r'), 0)  # two whole columns of three to win
     0.666...
     """
-    heights = dict(_items(state.rules.heights))
-    climbed = sum(space / heights[column] for column, space in _items(state.squares[player]))
+    heights = _layout(state.rules).heights
+    squares = state.squares[player]
+    climbed = sum(squares[column] / heights[column] for column in squares)
     return climbed / state.rules.columns_to_win
-
-
-class _Table:
-    """One game as the environments run it: chance throws the dice, players decide.
-
-    The dice come from a NumPy generator (the environment's ``np_random``), so
-    a seed fixes the game for given decisions.  After every call the game
-    waits for a decision (choosing or deciding) or is over.  ``turns`` counts
-    the turns begun, as :func:`cantstop.simulate.play_game` does.
-    """
-
-    def __init__(self, rules: Rules, rng: np.random.Generator) -> None:
-        self.rng = rng
-        self.state = new_game(rules)
-        self.turns = 1
-        self._roll_while_due()
-
-    def _throw(self) -> Roll:
-        a, b, c, d = (int(die) for die in self.rng.integers(1, 7, size=4))
-        return Roll((a, b, c, d))
-
-    def _after(self, state: State) -> None:
-        """Take ``state`` as the game's; a turn that passed without a win starts another."""
-        if state.phase is Phase.ROLL:
-            self.turns += 1
-        self.state = state
-
-    def _roll_while_due(self) -> None:
-        while self.state.phase is Phase.ROLL:  # a turn starts with a roll (R3.2)
-            self._after(self.state.apply(self._throw()))
-
-    def play(self, index: int) -> bool:
-        """Play decision number ``index``; return ``False``, changing nothing, if illegal."""
-        if index not in legal_decisions(self.state):
-            return False
-        chosen = decision(index)
-        if chosen == "roll":
-            self._after(self.state.apply(self._throw()))
-        else:
-            assert not isinstance(chosen, str)
-            self._after(self.state.apply(chosen))
-        self._roll_while_due()
-        return True
-
-    def mask(self) -> npt.NDArray[np.int8]:
-        """Return the mask of legal decisions: 1 for each legal number."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[legal_decisions(self.state)] = 1
-        return mask

@@ -1,7 +1,9 @@
 """Solitaire Can't Stop as a Gymnasium environment (extra ``rl``).
 
 Importing this module registers it as ``cantstop/Solitaire-v0``:
-``gymnasium.make("cantstop/Solitaire-v0")`` makes a :class:`CantStopEnv`.
+``gymnasium.make("cantstop/Solitaire-v0")`` makes a :class:`CantStopEnv`
+(``gymnasium.make("cantstop.envs.gymnasium:cantstop/Solitaire-v0")`` imports
+the module itself).
 
 One episode is one solitaire game.  The agent makes the game's decisions
 (numbered as in :mod:`cantstop.envs`): a move when the dice are on the
@@ -14,29 +16,41 @@ environment rolls for the new turn at once.
 **Observation**: a dict of ``observation`` (the vector of
 :func:`cantstop.envs.observation`, with the dice and the phase) and
 ``action_mask`` (79 numbers, 1 for each legal decision).
+:meth:`CantStopEnv.action_masks` returns the same mask as booleans, where
+sb3-contrib's ``MaskablePPO`` looks for it.
 
-**Reward**: 1 when the game is won (the episode then terminates) and 0
-otherwise.  With ``shaping`` non-zero, every step also pays ``shaping``
-times the change of :func:`cantstop.envs.progress` (the share of the
-columns to win that the squares climb): a potential-based shaping, off by
-default.  An action the mask forbids ends the episode with
-``illegal_reward`` (-1) and ``info["illegal_action"]``; the game is left
-as it was.  With ``max_turns``, the episode is truncated once that many
-turns have ended without a win.
+**Reward** (``reward``): with ``"turns"``, the default, -1 for every turn
+that ends (by a stop, a bust or the win), so that an episode returns minus
+the number of turns the game took and the best policy wins in the fewest
+turns; with ``"win"``, 1 when the game is won and 0 otherwise.  The episode
+terminates when the game is won, and is truncated once ``max_turns`` turns
+(:data:`cantstop.envs.MAX_TURNS` by default) have ended without a win.
+With ``shaping`` non-zero, each step also pays
+``shaping * (gamma * phi(s') - phi(s))``, where ``phi`` is
+:func:`cantstop.envs.progress` and is 0 once the game is won: a
+potential-based shaping, off by default, which leaves the best policy
+unchanged for a learner whose discount is ``gamma``.  An action the mask
+forbids ends the episode with ``illegal_reward`` (-1) alone and
+``info["illegal_action"]``; the game is left as it was.  A step after the
+episode has ended raises ``gymnasium.error.ResetNeeded``.
 
 ``info`` holds ``turns``, the turns begun; :attr:`CantStopEnv.engine_state`
 is the game's :class:`~cantstop.State`.  ``render()`` returns the board as
-text (``"ansi"``) or as an SVG document (``"svg"``).
+text (``"ansi"``) or as an SVG document (``"svg"``); in ``"human"`` mode the
+board is printed after every reset and step.
 
 >>> env = CantStopEnv()
 >>> observation, info = env.reset(seed=7)
 >>> env.engine_state, info  # the dice 4 5 6 6 make 9+12 or 10+11
 (State('- - 0c4566'), {'turns': 1})
->>> [int(a) for a in observation["action_mask"].nonzero()[0]]
+>>> [int(a) for a in env.action_masks().nonzero()[0]]
 [72, 74]
 >>> observation, reward, terminated, truncated, info = env.step(74)
 >>> env.engine_state, reward, terminated
 (State('- 10:1,11:1 0d'), 0.0, False)
+>>> observation, reward, terminated, truncated, info = env.step(0)  # stop: a turn ends
+>>> reward, info
+(-1.0, {'turns': 2})
 """
 
 from __future__ import annotations
@@ -47,9 +61,18 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
-from cantstop.envs import NUM_ACTIONS, _Table, observation, observation_size, progress
-from cantstop.game import Phase, State
+from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
+from cantstop.envs._rewards import (
+    Shaping,
+    check_max_turns,
+    check_real,
+    check_solitaire_reward,
+)
+from cantstop.envs._table import _Dice, _Table
+from cantstop.game import State
+from cantstop.notation import format_state
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
 from cantstop.text import render_board
@@ -62,39 +85,52 @@ ENV_ID = "cantstop/Solitaire-v0"
 Observation = dict[str, npt.NDArray[Any]]
 
 
+class _ResetNeeded(ResetNeeded, RuntimeError):
+    """Gymnasium's error for a step that needs a reset first; also a ``RuntimeError``."""
+
+
 class CantStopEnv(gymnasium.Env[Observation, np.int64]):
     """Solitaire Can't Stop (see the module docstring).
 
     ``rules`` must be a one-player :class:`~cantstop.Rules` (the default is the
-    standard board); ``shaping``, ``illegal_reward`` and ``max_turns`` are
-    described in the module docstring; ``render_mode`` is ``None``,
-    ``"ansi"`` or ``"svg"``.
+    standard board); ``reward`` (``"turns"`` or ``"win"``), ``shaping``,
+    ``gamma``, ``illegal_reward`` and ``max_turns`` are described in the
+    module docstring; ``render_mode`` is ``None``, ``"human"``, ``"ansi"`` or
+    ``"svg"``.
     """
 
-    metadata = {"render_modes": ["ansi", "svg"], "render_fps": 1}  # noqa: RUF012 (gymnasium's own attribute)
+    metadata = {"render_modes": ["human", "ansi", "svg"], "render_fps": 1}  # noqa: RUF012 (gymnasium's own attribute)
 
     def __init__(
         self,
         render_mode: str | None = None,
         *,
         rules: Rules | None = None,
+        reward: str = "turns",
         shaping: float = 0.0,
+        gamma: float = 1.0,
         illegal_reward: float = -1.0,
-        max_turns: int | None = None,
+        max_turns: int = MAX_TURNS,
     ) -> None:
         rules = Rules(players=1) if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a cantstop.Rules, not {rules!r}")
         if rules.players != 1:
             raise ValueError(
                 f"the Gymnasium environment is solitaire; for {rules.players} players "
                 f"use cantstop.envs.pettingzoo"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'svg', not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'human', 'ansi' or 'svg', not {render_mode!r}"
+            )
         self.rules = rules
         self.render_mode = render_mode
-        self.shaping = shaping
-        self.illegal_reward = illegal_reward
-        self.max_turns = max_turns
+        self.reward = check_solitaire_reward(reward)
+        self.shaping = check_real("shaping", shaping)
+        self.gamma = check_real("gamma", gamma, 0.0, 1.0)
+        self.illegal_reward = check_real("illegal_reward", illegal_reward)
+        self.max_turns = check_max_turns(max_turns)
         self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {
                 "observation": spaces.Box(0.0, 1.0, (observation_size(1),), np.float32),
@@ -103,6 +139,16 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
         )
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._table: _Table | None = None
+        self._dice: _Dice | None = None
+        self._shaping = Shaping(self.shaping, self.gamma, [0.0])
+        #: Why the episode ended, once it has: None while it runs.
+        self._ended: str | None = None
+
+    def _dice_of(self, rng: np.random.Generator) -> _Dice:
+        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
+        if self._dice is None or self._dice.rng is not rng:
+            self._dice = _Dice(rng)
+        return self._dice
 
     @property
     def engine_state(self) -> State:
@@ -112,42 +158,70 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
     @property
     def _running(self) -> _Table:
         if self._table is None:
-            raise RuntimeError("call reset() before step() or render()")
+            raise _ResetNeeded("call reset() before step(), action_masks() or render()")
         return self._table
 
     def _observe(self) -> Observation:
-        table = self._running
+        table = self._table
+        assert table is not None
         return {"observation": observation(table.state, 0), "action_mask": table.mask()}
 
-    def _info(self) -> dict[str, Any]:
-        return {"turns": self._running.turns}
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Return the legal decisions as 79 booleans (all false once the episode has ended)."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        if self._ended is None:
+            mask[self._running.legal] = True
+        return mask
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a new game; ``seed`` seeds the dice."""
         super().reset(seed=seed)
-        self._table = _Table(self.rules, self.np_random)
-        return self._observe(), self._info()
+        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
+        self._ended = None
+        if self.shaping:
+            self._shaping = Shaping(self.shaping, self.gamma, [progress(table.state, 0)])
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), {"turns": table.turns}
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play decision ``action``; return observation, reward, terminated, truncated, info."""
         table = self._running
-        before = progress(table.state, 0)
-        if not table.play(int(action)):
-            info = self._info() | {"illegal_action": int(action)}
-            return self._observe(), float(self.illegal_reward), True, False, info
-        over = table.state.phase is Phase.OVER
-        reward = (1.0 if over else 0.0) + self.shaping * (progress(table.state, 0) - before)
-        truncated = not over and self.max_turns is not None and table.turns > self.max_turns
-        return self._observe(), float(reward), over, truncated, self._info()
+        if self._ended is not None:
+            raise _ResetNeeded(
+                f"the episode has ended ({self._ended}) in state "
+                f"{format_state(table.state)!r}; call reset() to start another"
+            )
+        index = int(action)
+        ended = table.ended
+        if not table.play(index):
+            self._ended = f"decision {index} was not legal"
+            info = {"turns": table.turns, "illegal_action": index}
+            return self._observe(), self.illegal_reward, True, False, info
+        over = table.over
+        # -1 for each turn that ended, or 1 for the win.
+        reward = float(ended - table.ended) if self.reward == "turns" else float(over)
+        if self.shaping:
+            reward += self._shaping.pay(0, 0.0 if over else progress(table.state, 0))
+        truncated = table.cut_short
+        if over:
+            self._ended = "the game is won"
+        elif truncated:
+            self._ended = f"the turn limit of {self.max_turns} turns was reached"
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, over, truncated, {"turns": table.turns}
 
     def render(self) -> str | None:
-        """Return the board as text (``"ansi"``) or SVG (``"svg"``); ``None`` without a mode."""
+        """Return the board as text (``"ansi"``) or SVG (``"svg"``); print it (``"human"``)."""
         if self.render_mode == "ansi":
             return render_board(self._running.state)
         if self.render_mode == "svg":
             return state_svg(self._running.state)
+        if self.render_mode == "human":
+            print(render_board(self._running.state), end="\n\n")
         return None
 
 

@@ -13,18 +13,26 @@ the same actions give the same game.
 the phase) and ``action_mask`` (79 numbers: the legal decisions for the
 agent to act, all 0 for the others).
 
-**Reward**: when the game ends, 1 for the winner and -1 for every other
-agent; 0 before.  With ``shaping`` non-zero, each step also pays every agent
-``shaping`` times the change of its own :func:`cantstop.envs.progress` (a
-column won by another takes its squares away, so the change can be
-negative).  An action the mask forbids ends the game at once: the agent gets
-``illegal_reward`` (-1), the others 0, and its info ``illegal_action``.  With
-``max_turns`` the game is truncated once that many turns have ended.
+**Reward**: when the game is won, 1 for the winner and ``-1 / (players - 1)``
+for every other agent, so that the rewards sum to 0 (the convention of the
+OpenSpiel game too); 0 before.  The game is truncated, every agent getting
+0, once ``max_turns`` turns (:data:`cantstop.envs.MAX_TURNS` by default)
+have ended without a win.  With ``shaping`` non-zero, every agent is also
+paid ``shaping * (gamma * phi(s') - phi(s))`` for each of its transitions,
+from a state where it acts to the next state where it acts or to the end
+(``phi`` is the agent's own :func:`cantstop.envs.progress`, 0 once the game
+is won; a column won by another takes squares away, so it can fall): a
+potential-based shaping, which leaves the best policy unchanged for a
+learner whose discount is ``gamma``.  An action the mask forbids ends the
+game at once: the agent gets ``illegal_reward`` (-1), the others 0, and its
+info ``illegal_action``.
 
 ``infos[agent]`` holds ``turns`` (turns begun);
-:attr:`CantStopAEC.engine_state` is the game's :class:`~cantstop.State`.
+:attr:`CantStopAEC.engine_state` is the game's :class:`~cantstop.State`, and
+:meth:`CantStopAEC.action_masks` the mask of the agent to act, as booleans.
 ``render()`` returns the board as text (``"ansi"``) or as an SVG document
-(``"svg"``).
+(``"svg"``); in ``"human"`` mode the board is printed after every reset and
+step.
 
 >>> env = CantStopAEC(players=2)
 >>> env.reset(seed=3)
@@ -46,8 +54,10 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from cantstop.envs import NUM_ACTIONS, _Table, observation, observation_size, progress
-from cantstop.game import Phase, State
+from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
+from cantstop.envs._rewards import Shaping, check_max_turns, check_real, outcome_returns
+from cantstop.envs._table import _Dice, _Table
+from cantstop.game import State
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
 from cantstop.text import render_board
@@ -61,14 +71,15 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
     """Can't Stop for 2 to 4 agents (see the module docstring).
 
     Give ``players`` for the standard board, or ``rules`` for any
-    configuration of 2 to 4 players; ``shaping``, ``illegal_reward`` and
-    ``max_turns`` are described in the module docstring; ``render_mode`` is
-    ``None``, ``"ansi"`` or ``"svg"``.
+    configuration of 2 to 4 players; ``shaping``, ``gamma``,
+    ``illegal_reward`` and ``max_turns`` are described in the module
+    docstring; ``render_mode`` is ``None``, ``"human"``, ``"ansi"`` or
+    ``"svg"``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "cantstop_v0",
-        "render_modes": ["ansi", "svg"],
+        "render_modes": ["human", "ansi", "svg"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -80,23 +91,29 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         players: int = 2,
         rules: Rules | None = None,
         shaping: float = 0.0,
+        gamma: float = 1.0,
         illegal_reward: float = -1.0,
-        max_turns: int | None = None,
+        max_turns: int = MAX_TURNS,
     ) -> None:
         super().__init__()
         rules = Rules(players=players) if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a cantstop.Rules, not {rules!r}")
         if not 2 <= rules.players <= 4:
             raise ValueError(
                 f"the PettingZoo environment has 2 to 4 players, not {rules.players}; "
                 f"for solitaire use cantstop.envs.gymnasium"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'svg', not {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'human', 'ansi' or 'svg', not {render_mode!r}"
+            )
         self.rules = rules
         self.render_mode = render_mode
-        self.shaping = shaping
-        self.illegal_reward = illegal_reward
-        self.max_turns = max_turns
+        self.shaping = check_real("shaping", shaping)
+        self.gamma = check_real("gamma", gamma, 0.0, 1.0)
+        self.illegal_reward = check_real("illegal_reward", illegal_reward)
+        self.max_turns = check_max_turns(max_turns)
         self.possible_agents = [f"player_{p}" for p in range(rules.players)]
         self.agents = self.possible_agents[:]
         size = observation_size(rules.players)
@@ -112,6 +129,8 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
         self._table: _Table | None = None
+        self._dice: _Dice | None = None
+        self._shaping = Shaping(self.shaping, self.gamma, [0.0] * rules.players)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the observation space of ``agent``."""
@@ -121,6 +140,12 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """Return the action space of ``agent``."""
         return self.action_spaces[agent]
 
+    def _dice_of(self, rng: np.random.Generator) -> _Dice:
+        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
+        if self._dice is None or self._dice.rng is not rng:
+            self._dice = _Dice(rng)
+        return self._dice
+
     @property
     def engine_state(self) -> State:
         """The engine's state of the game being played; :meth:`reset` starts a game."""
@@ -129,39 +154,50 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
     @property
     def _running(self) -> _Table:
         if self._table is None:
-            raise RuntimeError("call reset() before step(), observe() or render()")
+            raise RuntimeError("call reset() before step(), observe(), action_masks() or render()")
         return self._table
 
-    def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+    def _acting(self, seat: int) -> bool:
+        """Whether ``seat`` has a decision to make now."""
+        table = self._running
+        return table.state.player == seat and not self.terminations[self.possible_agents[seat]]
 
     def observe(self, agent: str) -> Observation:
         """Return what ``agent`` sees: the observation vector and its action mask."""
         table = self._running
-        seat = self._seat(agent)
-        mask = (
-            table.mask()
-            if table.state.phase is not Phase.OVER and table.state.player == seat
-            else np.zeros(NUM_ACTIONS, dtype=np.int8)
-        )
+        seat = self.possible_agents.index(agent)
+        mask = table.mask() if self._acting(seat) else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": observation(table.state, seat), "action_mask": mask}
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Return the legal decisions of the agent to act as 79 booleans (all false once over)."""
+        table = self._running
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        if self._acting(table.state.player):
+            mask[table.legal] = True
+        return mask
+
     def _set_infos(self) -> None:
-        info: dict[str, Any] = {"turns": self._running.turns}
-        self.infos = {agent: dict(info) for agent in self.agents}
+        turns = self._running.turns
+        self.infos: dict[str, dict[str, Any]] = {agent: {"turns": turns} for agent in self.agents}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` seeds the dice."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        self._table = _Table(self.rules, self.np_random)
+        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._set_infos()
-        self.agent_selection = self.possible_agents[self._running.state.player]
+        if self.shaping:
+            start = [progress(table.state, p) for p in range(self.rules.players)]
+            self._shaping = Shaping(self.shaping, self.gamma, start)
+        self.agent_selection = self.possible_agents[table.state.player]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: int | None) -> None:
         """Play decision number ``action`` for the agent to act."""
@@ -171,35 +207,46 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
             return
         table = self._running
         self._cumulative_rewards[agent] = 0.0
-        before = [progress(table.state, p) for p in range(self.rules.players)]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if action is None or not table.play(int(action)):
-            self.rewards[agent] = float(self.illegal_reward)
+            self.rewards[agent] = self.illegal_reward
             self.terminations = dict.fromkeys(self.agents, True)
             self._set_infos()
             self.infos[agent]["illegal_action"] = action
             self._accumulate_rewards()
             return
         state = table.state
-        if self.shaping:
-            for p, agent_p in enumerate(self.possible_agents):
-                self.rewards[agent_p] += self.shaping * (progress(state, p) - before[p])
-        if state.phase is Phase.OVER:
-            for p, agent_p in enumerate(self.possible_agents):
-                self.rewards[agent_p] += 1.0 if p == state.winner else -1.0
+        agents = self.possible_agents
+        if table.over:
+            returns = outcome_returns(len(agents), state.winner, table.ended, "turns")
+            for p, agent_p in enumerate(agents):
+                self.rewards[agent_p] = returns[p]
+                if self.shaping:  # the game is over: the potential is 0
+                    self.rewards[agent_p] += self._shaping.pay(p, 0.0)
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.max_turns is not None and table.turns > self.max_turns:
+        elif table.cut_short:
+            if self.shaping:
+                for p, agent_p in enumerate(agents):
+                    self.rewards[agent_p] += self._shaping.pay(p, progress(state, p))
             self.truncations = dict.fromkeys(self.agents, True)
+        elif self.shaping:  # the agent to act next ends a transition of its own
+            self.rewards[agents[state.player]] += self._shaping.pay(
+                state.player, progress(state, state.player)
+            )
         self._set_infos()
         self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[state.player]
+        self.agent_selection = agents[state.player]
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        """Return the board as text (``"ansi"``) or SVG (``"svg"``); ``None`` without a mode."""
+        """Return the board as text (``"ansi"``) or SVG (``"svg"``); print it (``"human"``)."""
         if self.render_mode == "ansi":
             return render_board(self._running.state)
         if self.render_mode == "svg":
             return state_svg(self._running.state)
+        if self.render_mode == "human":
+            print(render_board(self._running.state), end="\n\n")
         return None
 
     def close(self) -> None:
