@@ -35,9 +35,9 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkabl
 __all__ = [
     "CHANCE",
     "JSON",
-    "Chance",
     "ActionT",
     "Bot",
+    "Chance",
     "ConfigT",
     "Game",
     "GameInfo",

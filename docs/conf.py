@@ -53,6 +53,11 @@ nitpick_ignore_regex = [
     ("py:class", r"(int|str|bool|float|object|dict|tuple|list|type|None|Any)"),
     ("py:class", r"(ValueError|AssertionError|Exception|TypeError)"),
     ("py:class", r"NamedTuple|Enum"),
+    # The game protocol's type variables stand for each game's own types.
+    (
+        "py:(class|obj)",
+        r"(dicekit\.protocol\.)?(StateT|ActionT|ConfigT|_StateIn|_ActionOut|_ActionIn)",
+    ),
     # The research frameworks' own types (cantstop.openspiel, cantstop.envs) have no pages here.
     ("py:class", r"(numpy|pyspiel|gymnasium|pettingzoo)\..*"),
 ]
