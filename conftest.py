@@ -17,6 +17,8 @@ _ADAPTERS = {
     "cantstop/envs/__init__.py": "numpy",
     "cantstop/envs/gymnasium.py": "gymnasium",
     "cantstop/envs/pettingzoo.py": "pettingzoo",
+    "cantstop/solve": "numba",
+    "cantstop/solve/distributed.py": "ray",
 }
 
 collect_ignore = (

@@ -1,0 +1,128 @@
+"""A plain value iteration over every solitaire state of a tiny board, from the engine alone.
+
+It is the check of :mod:`cantstop.solve` that shares nothing with it: the
+states are the engine's :class:`~cantstop.State` values, found by playing
+every roll of :func:`~cantstop.roll_outcomes` and every legal move from
+every start of a turn; a bust, a stop and a win are what :meth:`State.step`
+reports.  Values are then improved, all states at once, until they settle:
+the expected number of turns to win, the turn in progress included.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import product
+
+from cantstop import Event, Phase, Rules, State, Stop, roll_outcomes
+from cantstop.players import Player, may_stop
+
+
+@dataclass
+class Graph:
+    """Every state in which the player rolls or decides, and where each roll leads."""
+
+    rules: Rules
+    #: The starts of a turn (phase roll) and the positions after a move (phase decide).
+    states: list[State] = field(default_factory=list)
+    #: For each state, one entry per roll: its chance, the state choosing a move (None for a
+    #: bust) and the state each legal move leads to, in the order of ``legal_moves()``.
+    rolls: dict[State, list[tuple[float, State | None, tuple[State, ...]]]] = field(
+        default_factory=dict
+    )
+    #: For each deciding state, the start it stops to, or None when the stop wins.
+    stops: dict[State, State | None] = field(default_factory=dict)
+    #: For each deciding state, whether the rules allow a stop.
+    may_stop: dict[State, bool] = field(default_factory=dict)
+
+
+def build(rules: Rules) -> Graph:
+    """Return the graph of every reachable solitaire state of ``rules``, from every anchor."""
+    graph = Graph(rules)
+    outcomes = [(roll, float(chance)) for roll, chance in roll_outcomes()]
+    columns = rules.columns
+    todo: list[State] = []
+    for squares in product(*(range(rules.heights[c] + 1) for c in columns)):
+        own = {c: s for c, s in zip(columns, squares, strict=True) if s}
+        try:
+            start = State(rules, 0, Phase.ROLL, squares=(own,))
+        except ValueError:
+            continue  # the game is over: no turn starts here
+        todo.append(start)
+    seen = set(todo)
+    while todo:
+        state = todo.pop()
+        graph.states.append(state)
+        entries: list[tuple[float, State | None, tuple[State, ...]]] = []
+        for roll, chance in outcomes:
+            step = state.step(roll)
+            if step.event is Event.BUSTED:
+                entries.append((chance, None, ()))
+                continue
+            after = tuple(step.state.apply(move) for move in step.state.legal_moves())
+            entries.append((chance, step.state, after))
+            for nxt in after:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        graph.rolls[state] = entries
+        if state.phase is Phase.DECIDE:
+            graph.may_stop[state] = may_stop(state)
+            step = state.step(Stop())
+            graph.stops[state] = None if step.event is Event.WON else step.state
+    return graph
+
+
+def anchor_of(state: State) -> State:
+    """Return the start of the turn that ``state`` belongs to."""
+    return State(state.rules, 0, Phase.ROLL, squares=state.squares)
+
+
+def value_iteration(graph: Graph, tolerance: float = 1e-13) -> dict[State, float]:
+    """Return the optimal expected turns to win from every state of ``graph``."""
+    return _iterate(graph, tolerance, None)
+
+
+def player_values(graph: Graph, player: Player, tolerance: float = 1e-13) -> dict[State, float]:
+    """Return the expected turns to win from every state when ``player`` plays (deterministic)."""
+    return _iterate(graph, tolerance, player)
+
+
+def _iterate(graph: Graph, tolerance: float, player: Player | None) -> dict[State, float]:
+    rng = random.Random(0)
+    value = {state: 0.0 for state in graph.states}
+    anchors = {state: anchor_of(state) for state in graph.states}
+    chosen: dict[tuple[State, int], State] = {}
+    stops: dict[State, bool] = {}
+    if player is not None:
+        for state in graph.states:
+            for r, (_, choosing, after) in enumerate(graph.rolls[state]):
+                if choosing is not None:
+                    move = player.choose(choosing, rng)
+                    chosen[state, r] = after[choosing.legal_moves().index(move)]
+            if state.phase is Phase.DECIDE:
+                stops[state] = player.stops(state, rng) and graph.may_stop[state]
+    while True:
+        change = 0.0
+        for state in reversed(graph.states):  # successors, found later, first
+            rolling = 0.0
+            for r, (chance, _, after) in enumerate(graph.rolls[state]):
+                if not after:
+                    rolling += chance * (1.0 + value[anchors[state]])
+                elif player is None:
+                    rolling += chance * min(value[nxt] for nxt in after)
+                else:
+                    rolling += chance * value[chosen[state, r]]
+            new = rolling
+            if state.phase is Phase.DECIDE:
+                target = graph.stops[state]
+                stopping = 1.0 if target is None else 1.0 + value[target]
+                if player is None:
+                    if graph.may_stop[state]:
+                        new = min(new, stopping)
+                elif stops[state]:
+                    new = stopping
+            change = max(change, abs(new - value[state]))
+            value[state] = new
+        if change < tolerance:
+            return value
