@@ -1,0 +1,210 @@
+"""The solver's command line: ``python -m cantstop.solve solve|evaluate|table``.
+
+``solve`` solves a board and keeps its solution where the ``optimal``
+player finds it; ``evaluate`` gives a built-in player's exact expected
+turns on a board; ``table`` solves and evaluates the scaled boards
+(:mod:`cantstop.solve.family`) one after another, appending one JSON row per
+board to a file as each finishes, so that a stopped run continues where it
+stopped.  Exit status 0 on success, 1 when a rule or check fails, 2 on a
+usage error, with one line ``cantstop solve: error: ...`` on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from cantstop.cli import int_option
+from cantstop.errors import CantStopError
+from cantstop.jsonform import rules_from_json, rules_to_json
+from cantstop.players import PLAYERS
+from cantstop.rules import Rules
+
+__all__ = ["main", "table_row"]
+
+PROG = "cantstop solve"
+
+
+class _Usage(Exception):
+    """A command line the solver cannot run: exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{PROG}: error: {' '.join(message.split())} (see {PROG} --help)\n")
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    from cantstop.solve.family import scaled_rules
+
+    if (args.rules is None) == (args.scaled is None):
+        raise _Usage("give the board with exactly one of --rules JSON and --scaled K")
+    if args.scaled is not None:
+        return scaled_rules(args.scaled)
+    try:
+        data = json.loads(args.rules)
+    except ValueError:
+        raise _Usage(f"--rules takes the rules' JSON form, not {args.rules[:40]!r}") from None
+    return rules_from_json(data)
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from cantstop.solve import solve
+    from cantstop.solve.fileformat import save
+    from cantstop.solve.player import solution_path
+
+    rules = _rules(args)
+    solution = solve(rules)
+    path = Path(args.out) if args.out is not None else solution_path(rules)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save(solution, path)
+    stats = solution.stats
+    assert stats is not None
+    if args.json:
+        print(json.dumps({"start": solution.start_value, "file": str(path), **stats.to_json()}))
+    else:
+        print(
+            f"{solution.start_value:.9f} turns from the empty board; {stats.anchors:,} anchors, "
+            f"{stats.positions:,} in-turn positions, {stats.seconds:.1f} s; saved to {path}"
+        )
+    return 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from cantstop.solve.evaluate import evaluate
+
+    if args.player not in PLAYERS:
+        raise _Usage(f"--player takes one of {', '.join(PLAYERS)}, not {args.player!r}")
+    rules = _rules(args)
+    start = time.process_time()
+    value = evaluate(PLAYERS[args.player](), rules)
+    seconds = time.process_time() - start
+    if args.json:
+        print(json.dumps({"player": args.player, "expected": value, "seconds": round(seconds, 3)}))
+    else:
+        print(f"{args.player} wins in {value:.9f} turns on average (exact, {seconds:.1f} s)")
+    return 0
+
+
+def table_row(k: int, keep: Path | None = None) -> dict[str, Any]:
+    """Solve scaled board ``k`` and evaluate the Rule of 28 on it, each in its own process.
+
+    The solution is kept in ``keep``, by default in the solutions folder.
+    Returns the table's row: the board, its counts, time and memory, the two
+    values and the gap, and the commands that reproduce them.
+    """
+    from cantstop.solve.family import scaled_rules
+
+    rules = scaled_rules(k)
+    solve_cmd = ["solve", "--scaled", str(k), "--json"]
+    if keep is not None:
+        solve_cmd += ["--out", str(keep)]
+    eval_cmd = ["evaluate", "--scaled", str(k), "--player", "rule28", "--json"]
+    solved = _child(solve_cmd)
+    rule28 = _child(eval_cmd)
+    return {
+        "k": k,
+        "heights": [rules.heights[c] for c in rules.columns],
+        "anchors": solved["anchors"],
+        "positions": solved["positions"],
+        "seconds": solved["seconds"],
+        "array_bytes": solved["array_bytes"],
+        "peak_bytes": solved["peak_bytes"],
+        "entries": solved["entries"],
+        "optimal": solved["start"],
+        "rule28": rule28["expected"],
+        "gap": rule28["expected"] - solved["start"],
+        "rule28_seconds": rule28["seconds"],
+        "commands": [
+            "python -m cantstop.solve " + " ".join(solve_cmd[:3]),
+            "python -m cantstop.solve " + " ".join(eval_cmd[:5]),
+        ],
+    }
+
+
+def _child(argv: list[str]) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-m", "cantstop.solve", *argv], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise CantStopError(f"'{' '.join(argv)}' failed: {done.stderr.strip()[-300:]}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _table(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    done = set()
+    if out.exists():
+        for line in out.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                done.add(json.loads(line)["k"])
+    for k in range(args.first, args.last + 1):
+        if k in done:
+            continue
+        row = table_row(k)
+        with out.open("a", encoding="utf-8") as stream:
+            stream.write(json.dumps(row) + "\n")
+        print(
+            f"board {k}: optimal {row['optimal']:.6f}, rule of 28 {row['rule28']:.6f}, "
+            f"{row['seconds']:.0f} s",
+            flush=True,
+        )
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Solve solitaire Can't Stop exactly.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, run, text in (
+        ("solve", _solve, "solve a board and keep its solution for the optimal player"),
+        ("evaluate", _evaluate, "a built-in player's exact expected turns on a board"),
+    ):
+        p = sub.add_parser(name, help=text, description=text)
+        p.add_argument("--rules", help="the rules' JSON form, with players 1")
+        p.add_argument("--scaled", type=int_option(1, 13), help="scaled board K, 1 to 13")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.set_defaults(run=run)
+        if name == "solve":
+            p.add_argument("--out", help="the solution file (default: the solutions folder)")
+        else:
+            p.add_argument("--player", default="rule28", help="a built-in player (default: rule28)")
+    p = sub.add_parser("table", help="solve and evaluate scaled boards, one JSON row each")
+    p.add_argument("--first", type=int_option(1, 13), default=1, help="the first board (default: 1)")
+    p.add_argument("--last", type=int_option(1, 13), default=6, help="the last board (default: 6)")
+    p.add_argument("--out", required=True, help="the rows' file; rows already in it are kept")
+    p.set_defaults(run=_table)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the solver's command line; return its exit status."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0
+    try:
+        status: int = args.run(args)
+    except _Usage as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except CantStopError as exc:
+        print(f"{PROG}: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"{PROG}: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+def rules_text(rules: Rules) -> str:
+    """Return the rules' JSON form on one line, as ``--rules`` takes it."""
+    return json.dumps(rules_to_json(rules), separators=(",", ":"))
