@@ -90,39 +90,43 @@ def player_values(graph: Graph, player: Player, tolerance: float = 1e-13) -> dic
 
 def _iterate(graph: Graph, tolerance: float, player: Player | None) -> dict[State, float]:
     rng = random.Random(0)
-    value = {state: 0.0 for state in graph.states}
-    anchors = {state: anchor_of(state) for state in graph.states}
-    chosen: dict[tuple[State, int], State] = {}
-    stops: dict[State, bool] = {}
-    if player is not None:
-        for state in graph.states:
-            for r, (_, choosing, after) in enumerate(graph.rolls[state]):
-                if choosing is not None:
-                    move = player.choose(choosing, rng)
-                    chosen[state, r] = after[choosing.legal_moves().index(move)]
-            if state.phase is Phase.DECIDE:
-                stops[state] = player.stops(state, rng) and graph.may_stop[state]
+    states = graph.states[::-1]  # successors, found later, first: fewer sweeps
+    number = {state: i for i, state in enumerate(states)}
+    # Per state: the chance of a bust, the rolls grouped by the states their moves reach,
+    # whether the player may (or, for a player, does) stop, and what a stop is worth then.
+    plans: list[tuple[int, float, list[tuple[float, tuple[int, ...]]], int | None, bool]] = []
+    for state in states:
+        bust = 0.0
+        groups: dict[tuple[int, ...], float] = {}
+        for chance, choosing, after in graph.rolls[state]:
+            if choosing is None:
+                bust += chance
+                continue
+            if player is None:
+                reach = tuple(number[nxt] for nxt in after)
+            else:
+                move = player.choose(choosing, rng)
+                reach = (number[after[choosing.legal_moves().index(move)]],)
+            groups[reach] = groups.get(reach, 0.0) + chance
+        stop = False
+        target: int | None = None
+        if state.phase is Phase.DECIDE:
+            stop = graph.may_stop[state] and (player is None or player.stops(state, rng))
+            stopped = graph.stops[state]
+            target = None if stopped is None else number[stopped]
+        anchor = number[anchor_of(state)]
+        plans.append((anchor, bust, list(groups.items()), target, stop))
+    value = [0.0] * len(states)
     while True:
         change = 0.0
-        for state in reversed(graph.states):  # successors, found later, first
-            rolling = 0.0
-            for r, (chance, _, after) in enumerate(graph.rolls[state]):
-                if not after:
-                    rolling += chance * (1.0 + value[anchors[state]])
-                elif player is None:
-                    rolling += chance * min(value[nxt] for nxt in after)
-                else:
-                    rolling += chance * value[chosen[state, r]]
-            new = rolling
-            if state.phase is Phase.DECIDE:
-                target = graph.stops[state]
+        for i, (anchor, bust, groups, target, stop) in enumerate(plans):
+            new = bust * (1.0 + value[anchor])
+            for reach, chance in groups:
+                new += chance * min(value[j] for j in reach)
+            if stop:
                 stopping = 1.0 if target is None else 1.0 + value[target]
-                if player is None:
-                    if graph.may_stop[state]:
-                        new = min(new, stopping)
-                elif stops[state]:
-                    new = stopping
-            change = max(change, abs(new - value[state]))
-            value[state] = new
+                new = stopping if player is not None else min(new, stopping)
+            change = max(change, abs(new - value[i]))
+            value[i] = new
         if change < tolerance:
-            return value
+            return dict(zip(states, value, strict=True))
