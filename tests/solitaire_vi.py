@@ -94,7 +94,7 @@ def _iterate(graph: Graph, tolerance: float, player: Player | None) -> dict[Stat
     number = {state: i for i, state in enumerate(states)}
     # Per state: the chance of a bust, the rolls grouped by the states their moves reach,
     # whether the player may (or, for a player, does) stop, and what a stop is worth then.
-    plans: list[tuple[int, float, list[tuple[float, tuple[int, ...]]], int | None, bool]] = []
+    plans: list[tuple[int, float, list[tuple[tuple[int, ...], float]], int | None, bool]] = []
     for state in states:
         bust = 0.0
         groups: dict[tuple[int, ...], float] = {}
@@ -119,9 +119,9 @@ def _iterate(graph: Graph, tolerance: float, player: Player | None) -> dict[Stat
     value = [0.0] * len(states)
     while True:
         change = 0.0
-        for i, (anchor, bust, groups, target, stop) in enumerate(plans):
-            new = bust * (1.0 + value[anchor])
-            for reach, chance in groups:
+        for i, (home, busting, reaches, target, stop) in enumerate(plans):
+            new = busting * (1.0 + value[home])
+            for reach, chance in reaches:
                 new += chance * min(value[j] for j in reach)
             if stop:
                 stopping = 1.0 if target is None else 1.0 + value[target]

@@ -14,14 +14,14 @@ from tests.extras import require
 
 require("numba")
 
-from cantstop import Phase, Roll, Rules, new_game  # noqa: E402
+from cantstop import Phase, Roll, Rules, State, new_game  # noqa: E402
 from cantstop.players import GreedyPlayer, RandomPlayer, Rule28Player  # noqa: E402
 from cantstop.simulate import play_game  # noqa: E402
 from cantstop.solve import solve  # noqa: E402
 from cantstop.solve.evaluate import RandomnessError, evaluate  # noqa: E402
 from cantstop.solve.fileformat import SolutionFileError, read, write  # noqa: E402
 from cantstop.solve.player import OptimalPlayer, find_solution, solution_path  # noqa: E402
-from tests.solitaire_vi import build, player_values, value_iteration  # noqa: E402
+from tests.solitaire_vi import Graph, build, player_values, value_iteration  # noqa: E402
 
 #: Tiny boards: every state of each is valued by the plain value iteration.
 TINY = [
@@ -33,7 +33,7 @@ TINY = [
 
 
 @pytest.fixture(scope="module", params=TINY, ids=lambda r: repr(dict(r.heights)))
-def tiny(request: pytest.FixtureRequest) -> tuple[Rules, object, dict[object, float]]:
+def tiny(request: pytest.FixtureRequest) -> tuple[Rules, Graph, dict[State, float]]:
     rules = request.param
     graph = build(rules)
     return rules, graph, value_iteration(graph)
@@ -50,7 +50,7 @@ def test_solver_agrees_with_value_iteration_at_every_state(tiny) -> None:  # typ
 
 
 def test_optimal_player_value_is_the_solved_value(tiny) -> None:  # type: ignore[no-untyped-def]
-    """The player that follows the solution, valued by the value iteration, is worth the solution."""
+    """The player following the solution, valued by the value iteration, is worth the solution."""
     rules, graph, values = tiny
     solution = solve(rules)
     played = player_values(graph, OptimalPlayer(solution))
@@ -116,7 +116,7 @@ def test_evaluate_refuses_a_player_that_draws() -> None:
 
 
 def test_optimal_player_finds_its_solution_in_the_folder(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """simulate's games with the optimal player: it reads the board's kept solution."""
+    """Simulate's games with the optimal player: it reads the board's kept solution."""
     monkeypatch.setenv("CANTSTOP_SOLUTIONS", str(tmp_path))
     rules = TINY[1]
     with pytest.raises(FileNotFoundError, match="no solution of this board"):
@@ -148,7 +148,7 @@ def test_best_move_and_stop_follow_the_values() -> None:
 
 
 def test_command_line_errors_are_one_line() -> None:
-    """python -m cantstop.solve: a bad board number is a usage error, status 2, one line."""
+    """The solver's command line: a bad board number is a usage error, status 2, one line."""
     done = subprocess.run(
         [sys.executable, "-m", "cantstop.solve", "solve", "--scaled", "14"],
         capture_output=True,
@@ -156,4 +156,5 @@ def test_command_line_errors_are_one_line() -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert done.stderr.startswith("cantstop solve: error: ") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("cantstop solve: error: ")
+    assert done.stderr.count("\n") == 1

@@ -112,7 +112,9 @@ class Board:
                 raise AssertionError(f"a roll's chance {chance} is not a count of 1296 rolls")
             weights.append(float(weight))
         index = {c: i for i, c in enumerate(columns)}
-        named = [sorted({index[s] for pair in pairings(d) for s in pair if s in index}) for d in dice]
+        named = [
+            sorted({index[s] for pair in pairings(d) for s in pair if s in index}) for d in dice
+        ]
         roll_cols = np.full((len(dice), 6), -1, np.int64)
         roll_ncols = np.zeros(len(dice), np.int64)
         roll_base = np.zeros(len(dice) + 1, np.int64)
@@ -143,7 +145,9 @@ class Board:
 
     def squares_of(self, anchor: int) -> tuple[int, ...]:
         """Return the square in each column of anchor number ``anchor`` (0 for none)."""
-        return tuple(int(anchor // st % (hi + 1)) for st, hi in zip(self.stride, self.h, strict=True))
+        return tuple(
+            int(anchor // st % (hi + 1)) for st, hi in zip(self.stride, self.h, strict=True)
+        )
 
     def number(self, spaces: tuple[int, ...]) -> int:
         """Return the anchor number of a square (or marker) position per column."""
@@ -158,9 +162,7 @@ class Board:
         own = {c: s for c, s in zip(self.columns, squares, strict=True) if s}
         markers = {}
         if climbs is not None:
-            markers = {
-                c: s + u for c, s, u in zip(self.columns, squares, climbs, strict=True) if u
-            }
+            markers = {c: s + u for c, s, u in zip(self.columns, squares, climbs, strict=True) if u}
         phase = Phase.DECIDE if markers else Phase.ROLL
         return State(self.rules, 0, phase, markers=markers, squares=(own,))
 
@@ -173,7 +175,9 @@ class Board:
             )
         own = state.squares[0]
         squares = tuple(own.get(c, 0) for c in self.columns)
-        climbs = tuple(state.markers.get(c, s) - s for c, s in zip(self.columns, squares, strict=True))
+        climbs = tuple(
+            state.markers.get(c, s) - s for c, s in zip(self.columns, squares, strict=True)
+        )
         return squares, climbs
 
     # -- rule answers from the engine ------------------------------------------------

@@ -133,7 +133,9 @@ def build_blocks(
 
 
 @njit(cache=True)
-def clear_blocks(nb: int, bcols: np.ndarray, bn: np.ndarray, block_of: np.ndarray) -> None:  # pragma: no cover
+def clear_blocks(
+    nb: int, bcols: np.ndarray, bn: np.ndarray, block_of: np.ndarray
+) -> None:  # pragma: no cover
     """Reset the ``block_of`` entries that :func:`build_blocks` set."""
     for b in range(nb):
         mask = 0

@@ -176,7 +176,9 @@ def _parser() -> argparse.ArgumentParser:
         else:
             p.add_argument("--player", default="rule28", help="a built-in player (default: rule28)")
     p = sub.add_parser("table", help="solve and evaluate scaled boards, one JSON row each")
-    p.add_argument("--first", type=int_option(1, 13), default=1, help="the first board (default: 1)")
+    p.add_argument(
+        "--first", type=int_option(1, 13), default=1, help="the first board (default: 1)"
+    )
     p.add_argument("--last", type=int_option(1, 13), default=6, help="the last board (default: 6)")
     p.add_argument("--out", required=True, help="the rows' file; rows already in it are kept")
     p.set_defaults(run=_table)

@@ -23,7 +23,7 @@ FULL = 13
 
 
 def scaled_heights(k: int) -> dict[int, int]:
-    """Return the heights of board ``k``: ``k / 13`` of the standard heights, rounded, at least 1."""
+    """Return the heights of board ``k``: ``k / 13`` of the standard ones, rounded, at least 1."""
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= FULL:
         raise InvalidRules(f"the scaled boards are numbered 1 to {FULL}, not {k!r}", "R15.3")
     # Round half up in integers: no height is ever exactly half way for k < 13.

@@ -89,7 +89,9 @@ def read(stream: BinaryIO, name: str = "the solution") -> Solution:
     """Read a solution from a binary stream; raise :class:`SolutionFileError` if it is not one."""
     first = stream.readline(64).rstrip(b"\n")
     if first != MAGIC:
-        raise SolutionFileError(f"{name} is not a solution file: it does not begin {MAGIC.decode()!r}")
+        raise SolutionFileError(
+            f"{name} is not a solution file: it does not begin {MAGIC.decode()!r}"
+        )
     line = stream.readline(1 << 20)
     try:
         header = json.loads(line)

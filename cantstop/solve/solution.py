@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cantstop import MARKERS, Move, Phase, Rules, State, format_state
-from cantstop.errors import IllegalAction, InvalidRules
+from cantstop.errors import IllegalAction, InvalidRules, InvalidState
 from cantstop.solve import _kernel
 from cantstop.solve._board import Board
 
@@ -107,11 +107,8 @@ class Turn:
         mask = sum(1 << i for i, u in enumerate(climbs) if u)
         block = int(self._block_of[mask])
         if block < 0:
-            raise IllegalAction(
-                f"{bin(mask).count('1')} markers are more than the {MARKERS} a turn has",
-                "R1.4",
-                None,
-                None,
+            raise InvalidState(
+                f"{bin(mask).count('1')} markers are more than the {MARKERS} a turn has", "R16.1"
             )
         position = int(self._boff[block])
         for j in range(int(self._bn[block])):
@@ -120,8 +117,11 @@ class Turn:
         return position
 
     def expected(self, climbs: tuple[int, ...]) -> float:
-        """Return the expected turns to win from the position with markers ``climbs`` above
-        the squares, playing on optimally (this turn included)."""
+        """Return the expected turns to win from in-turn position ``climbs``, playing best.
+
+        ``climbs`` gives, per column, how far its marker stands above the
+        square (0 for no marker); the count includes this turn.
+        """
         return float(self._w[self._index(climbs)])
 
     def rolling(self, climbs: tuple[int, ...]) -> float:
@@ -131,7 +131,9 @@ class Turn:
     def stopping(self, climbs: tuple[int, ...]) -> float:
         """Return the expected turns to win if the player stops now: this turn and what follows."""
         spaces = tuple(s + u for s, u in zip(self.squares, climbs, strict=True))
-        won = sum(1 << i for i, (t, h) in enumerate(zip(spaces, self.board.h, strict=True)) if t == h)
+        won = sum(
+            1 << i for i, (t, h) in enumerate(zip(spaces, self.board.h, strict=True)) if t == h
+        )
         if self.board.over[won]:
             return 1.0
         return 1.0 + float(self._values[self.board.number(spaces)])
@@ -195,7 +197,9 @@ class Solution:
         squares, climbs = self.board.position(state)
         turn = self.turn(squares)
         if state.phase is Phase.CHOOSE:
-            return min(turn.expected(self.board.position(state.apply(m))[1]) for m in state.legal_moves())
+            return min(
+                turn.expected(self.board.position(state.apply(m))[1]) for m in state.legal_moves()
+            )
         if state.phase is Phase.ROLL:
             return turn.value
         return turn.expected(climbs)
