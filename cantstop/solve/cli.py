@@ -1,8 +1,10 @@
-"""The solver's command line: ``python -m cantstop.solve solve|evaluate|table``.
+"""The solver's command line: ``python -m cantstop.solve solve|evaluate|check|table``.
 
 ``solve`` solves a board and keeps its solution where the ``optimal``
 player finds it; ``evaluate`` gives a built-in player's exact expected
-turns on a board; ``table`` solves and evaluates the scaled boards
+turns on a board; ``check`` plays the optimal player on a solved board and
+says whether the solved value lies in the 99% interval of its mean turns
+(exit status 1 if not); ``table`` solves and evaluates the scaled boards
 (:mod:`cantstop.solve.family`) one after another, appending one JSON row per
 board to a file as each finishes, so that a stopped run continues where it
 stopped.  Exit status 0 on success, 1 when a rule or check fails, 2 on a
@@ -29,6 +31,8 @@ from cantstop.rules import Rules
 __all__ = ["main", "table_row"]
 
 PROG = "cantstop solve"
+#: The normal quantile of a two-sided 99% interval.
+Z99 = 2.5758293035489004
 
 
 class _Usage(Exception):
@@ -90,6 +94,45 @@ def _evaluate(args: argparse.Namespace) -> int:
     else:
         print(f"{args.player} wins in {value:.9f} turns on average (exact, {seconds:.1f} s)")
     return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    import math
+    import random
+
+    from cantstop.simulate import play_game
+    from cantstop.solve.player import OptimalPlayer, find_solution
+
+    rules = _rules(args)
+    solution = find_solution(rules)
+    player = OptimalPlayer(solution)
+    total = squares = 0.0
+    for game in range(args.games):
+        # The seeds of ``cantstop simulate``: game i is played with Random(f"{seed}/{i}").
+        _, result = play_game(rules, [player], random.Random(f"{args.seed}/{game}"))
+        total += result.turns
+        squares += result.turns**2
+    mean = total / args.games
+    sd = math.sqrt(max(0.0, squares / args.games - mean**2) * args.games / (args.games - 1))
+    half = Z99 * sd / math.sqrt(args.games)
+    inside = abs(mean - solution.start_value) <= half
+    report = {
+        "games": args.games,
+        "seed": args.seed,
+        "mean": mean,
+        "half_width_99": half,
+        "solved": solution.start_value,
+        "inside": inside,
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(
+            f"{args.games} games: {mean:.5f} turns (99% interval {mean - half:.5f} to "
+            f"{mean + half:.5f}); solved value {solution.start_value:.5f}: "
+            f"{'inside' if inside else 'OUTSIDE'} the interval"
+        )
+    return 0 if inside else 1
 
 
 def table_row(k: int, keep: Path | None = None) -> dict[str, Any]:
@@ -165,6 +208,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, run, text in (
         ("solve", _solve, "solve a board and keep its solution for the optimal player"),
         ("evaluate", _evaluate, "a built-in player's exact expected turns on a board"),
+        ("check", _check, "simulate the optimal player: is the solved value in the 99% interval?"),
     ):
         p = sub.add_parser(name, help=text, description=text)
         p.add_argument("--rules", help="the rules' JSON form, with players 1")
@@ -173,8 +217,11 @@ def _parser() -> argparse.ArgumentParser:
         p.set_defaults(run=run)
         if name == "solve":
             p.add_argument("--out", help="the solution file (default: the solutions folder)")
-        else:
+        elif name == "evaluate":
             p.add_argument("--player", default="rule28", help="a built-in player (default: rule28)")
+        else:
+            p.add_argument("--games", type=int_option(2, 10**7), default=100_000, help="games")
+            p.add_argument("--seed", type=int_option(0, 2**63), default=1, help="seed (default: 1)")
     p = sub.add_parser("table", help="solve and evaluate scaled boards, one JSON row each")
     p.add_argument(
         "--first", type=int_option(1, 13), default=1, help="the first board (default: 1)"
