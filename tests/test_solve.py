@@ -158,3 +158,26 @@ def test_command_line_errors_are_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("cantstop solve: error: ")
     assert done.stderr.count("\n") == 1
+
+
+def test_committed_table_and_plot_are_what_the_rows_give() -> None:
+    """docs' table, plan and plot of the gap: regenerated from benchmarks/solitaire.jsonl."""
+    import json
+    from pathlib import Path
+
+    from cantstop.solve.report import gap_svg, markdown_table, plan_markdown
+
+    root = Path(__file__).resolve().parent.parent
+    rows = [
+        json.loads(line)
+        for line in (root / "benchmarks/solitaire.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    rows.sort(key=lambda row: row["k"])
+    assert rows, "the table has rows"
+    assert all(row["gap"] == row["rule28"] - row["optimal"] >= 0 for row in rows)
+    table = (root / "benchmarks/solitaire-table.md").read_text(encoding="utf-8")
+    assert table == markdown_table(rows)
+    assert (root / "benchmarks/solitaire-plan.md").read_text(encoding="utf-8") == plan_markdown(
+        rows
+    )
+    assert (root / "docs/_static/solitaire-gap.svg").read_text(encoding="utf-8") == gap_svg(rows)

@@ -157,6 +157,7 @@ def table_row(k: int, keep: Path | None = None) -> dict[str, Any]:
         "anchors": solved["anchors"],
         "positions": solved["positions"],
         "seconds": solved["seconds"],
+        "engine_seconds": solved.get("engine_seconds", 0.0),
         "array_bytes": solved["array_bytes"],
         "peak_bytes": solved["peak_bytes"],
         "entries": solved["entries"],
@@ -202,6 +203,17 @@ def _table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from cantstop.solve.report import gap_svg, markdown_table, plan_markdown
+
+    rows = [json.loads(line) for line in Path(args.rows).read_text(encoding="utf-8").splitlines()]
+    rows.sort(key=lambda row: row["k"])
+    Path(args.table).write_text(markdown_table(rows), encoding="utf-8")
+    Path(args.svg).write_text(gap_svg(rows), encoding="utf-8")
+    Path(args.plan).write_text(plan_markdown(rows), encoding="utf-8")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Solve solitaire Can't Stop exactly.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -229,6 +241,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--last", type=int_option(1, 13), default=6, help="the last board (default: 6)")
     p.add_argument("--out", required=True, help="the rows' file; rows already in it are kept")
     p.set_defaults(run=_table)
+    p = sub.add_parser("report", help="write the table's Markdown and the plot of the gap")
+    p.add_argument("rows", help="the rows that table wrote")
+    p.add_argument("--table", required=True, help="the Markdown table to write")
+    p.add_argument("--svg", required=True, help="the plot to write")
+    p.add_argument("--plan", required=True, help="the plan's figures to write (Markdown)")
+    p.set_defaults(run=_report)
     return parser
 
 

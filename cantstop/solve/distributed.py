@@ -4,7 +4,7 @@ Needs the ``ray`` extra.  :func:`solve_on_ray` connects to a running cluster
 (``address``) or starts a local one, puts the finished values in the object
 store once per stage, and runs the stage's parts
 (:mod:`cantstop.solve.partition`) as tasks; the answer is the one
-:func:`cantstop.solve.solve` gives on one machine.
+:func:`cantstop.solve.solution.solve` gives on one machine.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from cantstop import Event, Phase, Rules, State, Stop, new_game, roll_outcomes
 from cantstop.errors import IllegalAction
 from cantstop.players import Player, may_stop
-from cantstop.solve._board import check_solitaire
+from cantstop.solve.board import check_solitaire
 
 __all__ = ["RandomnessError", "evaluate"]
 

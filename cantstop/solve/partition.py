@@ -7,8 +7,8 @@ stage, each set of won columns is a part that reads only its own anchors and
 those of finished stages, so the parts of a stage are independent and may
 run on different machines.  :func:`solve_in_parts` runs the stages with any
 ``map`` (the built-in one, a process pool's, or Ray's in
-:mod:`cantstop.solve.distributed`); the values are the same, bit for bit, as
-:func:`cantstop.solve.solve` finds, since each anchor's computation reads
+``cantstop.solve.distributed``); the values are the same, bit for bit, as
+:func:`cantstop.solve.solution.solve` finds, since each anchor's computation reads
 the same finished values in the same order.
 
 >>> from cantstop import Rules
@@ -29,7 +29,7 @@ import numpy as np
 from cantstop import MARKERS, Rules
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.solve import _kernel
-from cantstop.solve._board import Board
+from cantstop.solve.board import Board
 from cantstop.solve.solution import MISS_BUFFER, Solution
 
 __all__ = ["Part", "solve_in_parts", "solve_part", "stages"]
@@ -97,7 +97,7 @@ def solve_in_parts(
     ``mapper(function, parts)`` must return the function's results in the
     order of ``parts``; each part is ``(rules JSON, anchors)``, and the
     function also needs the values of the finished stages, which it is given
-    through a closure here (:mod:`cantstop.solve.distributed` hands them to
+    through a closure here (``cantstop.solve.distributed`` hands them to
     Ray's workers once per stage instead).
     """
     board = Board.of(rules)

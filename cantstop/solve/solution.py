@@ -4,7 +4,7 @@
 advanced to the empty board.  For each, it values every position the turn
 can reach, with the anchor's own value as the unknown cost of a bust, and
 finds that value as the fixed point of the turn (Newton's method, which
-here is policy iteration: see :mod:`cantstop.solve._kernel`).  A stop
+here is policy iteration: see ``cantstop.solve._kernel``).  A stop
 leads to a more advanced anchor, already solved.
 
 A :class:`Solution` holds the value of every anchor.  The best play in any
@@ -25,7 +25,7 @@ import numpy as np
 from cantstop import MARKERS, Move, Phase, Rules, State, format_state
 from cantstop.errors import IllegalAction, InvalidRules, InvalidState
 from cantstop.solve import _kernel
-from cantstop.solve._board import Board
+from cantstop.solve.board import Board
 
 __all__ = ["Solution", "SolveStats", "Turn", "solve"]
 
@@ -49,6 +49,8 @@ class SolveStats:
     entries: int
     #: CPU seconds the solve took.
     seconds: float
+    #: Of those, the seconds spent asking the engine for move-table entries.
+    engine_seconds: float
     #: Bytes of the arrays the solve holds: values, tables and one turn's work.
     array_bytes: int
     #: The process's peak resident memory when the solve ended, in bytes.
@@ -61,7 +63,9 @@ class SolveStats:
     @classmethod
     def from_json(cls, data: dict[str, int | float]) -> SolveStats:
         """Return the stats of a JSON object written by :meth:`to_json`."""
-        return cls(**{name: data[name] for name in cls.__slots__})  # type: ignore[arg-type]
+        known = {name: data[name] for name in cls.__slots__ if name in data}
+        known.setdefault("engine_seconds", 0.0)
+        return cls(**known)  # type: ignore[arg-type]
 
 
 class Turn:
@@ -253,6 +257,7 @@ def solve(rules: Rules, progress: Callable[[int, int], None] | None = None) -> S
     misses = np.zeros((MISS_BUFFER, 3), np.int64)
     stats = np.zeros(4, np.int64)
     position = 0
+    engine = 0.0
     while position < board.anchors:
         end = min(board.anchors, position + CHUNK)
         reached, found = _kernel.solve_anchors(
@@ -262,7 +267,9 @@ def solve(rules: Rules, progress: Callable[[int, int], None] | None = None) -> S
         )  # fmt: skip
         position = reached
         if found >= 0:
+            asking = time.process_time()
             board.fill(misses[:found])
+            engine += time.process_time() - asking
         elif progress is not None:
             progress(position, board.anchors)
     if stats[3]:
@@ -275,6 +282,7 @@ def solve(rules: Rules, progress: Callable[[int, int], None] | None = None) -> S
         passes=int(stats[2]),
         entries=board.asked,
         seconds=round(time.process_time() - start_cpu, 3),
+        engine_seconds=round(engine, 3),
         array_bytes=int(held),
         peak_bytes=int(peak),
     )

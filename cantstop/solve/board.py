@@ -1,7 +1,7 @@
 """The solver's view of a board, with every rule answer in it asked of the engine.
 
 A :class:`Board` numbers the anchors of a solitaire configuration and holds
-three tables that the kernel (:mod:`cantstop.solve._kernel`) reads:
+three tables that the kernel (``cantstop.solve._kernel``) reads:
 
 * the rolls: the 126 distinct rolls of :func:`cantstop.roll_outcomes`, each
   with its weight out of 1296 and the board's columns its pairings
