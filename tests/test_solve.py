@@ -181,3 +181,20 @@ def test_committed_table_and_plot_are_what_the_rows_give() -> None:
         rows
     )
     assert (root / "docs/_static/solitaire-gap.svg").read_text(encoding="utf-8") == gap_svg(rows)
+
+
+def test_variants_change_nothing_in_solitaire() -> None:
+    """Variants A and B speak of other players' squares: alone, the values are the same."""
+    from cantstop import Variant
+
+    plain = solve(TINY[1])
+    for variant in Variant:
+        rules = Rules(players=1, heights=TINY[1].heights, columns_to_win=2, variant=variant)
+        assert (solve(rules).values == plain.values).all()
+
+
+def test_a_state_of_another_board_is_named() -> None:
+    """Asking a solution about a state of other rules names the state and R15.3."""
+    solution = solve(TINY[0])
+    with pytest.raises(ValueError, match=r"'- - 0r h7:3 w1'.*R15\.3"):
+        solution.expected(new_game(Rules(players=1, heights={7: 3}, columns_to_win=1)))

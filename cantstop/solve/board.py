@@ -170,7 +170,8 @@ class Board:
         """Return the squares and the markers' climbs of a solitaire ``state`` on this board."""
         if state.rules != self.rules:
             raise InvalidRules(
-                f"the state is played under {state.rules!r}, not the solved {self.rules!r}",
+                f"state {format_state(state)!r} is played under {state.rules!r}, "
+                f"not the solved {self.rules!r}",
                 "R15.3",
             )
         own = state.squares[0]
