@@ -18,7 +18,6 @@ _ADAPTERS = {
     "cantstop/envs/gymnasium.py": "gymnasium",
     "cantstop/envs/pettingzoo.py": "pettingzoo",
     "cantstop/solve": "numba",
-    "cantstop/solve/distributed.py": "ray",
 }
 
 collect_ignore = (

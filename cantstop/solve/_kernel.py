@@ -1,7 +1,7 @@
 """The compiled kernel of the solver: one anchor's turn, solved by Newton's method.
 
 Everything here works on plain integer and float arrays that
-:mod:`cantstop.solve._layout` and :mod:`cantstop.solve._tables` prepare; no
+:mod:`cantstop.solve.board` prepares; no
 rule is decided here.  What a roll allows comes from the move table, filled
 from the engine's answers; this kernel only looks entries up and minimises.
 

@@ -16,7 +16,7 @@ A solution file has three parts:
    - ``dtype``: ``"<f8"``, little-endian IEEE 754 doubles;
    - ``sha256``: the SHA-256 of the values' bytes, in hexadecimal;
    - ``start``: the value of the empty board, for a reader of the header alone;
-   - ``stats``: what the solve cost (:class:`~cantstop.solve.solution.SolveStats`), or null;
+   - ``stats``: what the solve cost (:class:`~cantstop.solve.SolveStats`), or null;
 
 3. the values, one double per anchor in anchor order: the expected number of
    turns the best play needs to win from the start of a turn at that anchor
@@ -45,7 +45,7 @@ import numpy as np
 
 from cantstop.errors import CantStopError, InvalidRules
 from cantstop.jsonform import rules_from_json, rules_to_json
-from cantstop.solve.solution import Solution, SolveStats
+from cantstop.solve._solution import Solution, SolveStats
 
 __all__ = ["MAGIC", "SolutionFileError", "load", "read", "save", "write"]
 

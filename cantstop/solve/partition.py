@@ -8,7 +8,7 @@ those of finished stages, so the parts of a stage are independent and may
 run on different machines.  :func:`solve_in_parts` runs the stages with any
 ``map`` (the built-in one, a process pool's, or Ray's in
 ``cantstop.solve.distributed``); the values are the same, bit for bit, as
-:func:`cantstop.solve.solution.solve` finds, since each anchor's computation reads
+:func:`cantstop.solve.solve` finds, since each anchor's computation reads
 the same finished values in the same order.
 
 >>> from cantstop import Rules
@@ -29,8 +29,8 @@ import numpy as np
 from cantstop import MARKERS, Rules
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.solve import _kernel
+from cantstop.solve._solution import MISS_BUFFER, Solution
 from cantstop.solve.board import Board
-from cantstop.solve.solution import MISS_BUFFER, Solution
 
 __all__ = ["Part", "solve_in_parts", "solve_part", "stages"]
 

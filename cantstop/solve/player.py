@@ -25,8 +25,8 @@ import random
 from pathlib import Path
 
 from cantstop import Move, Rules, State
+from cantstop.solve._solution import Solution
 from cantstop.solve.fileformat import load
-from cantstop.solve.solution import Solution
 
 __all__ = ["OptimalPlayer", "find_solution", "solution_path", "solutions_dir"]
 
