@@ -38,21 +38,19 @@ The legal moves are 2 and 7 (R6.6).
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.dice import pairings
-from cantstop.errors import CantStopError, IllegalAction, InvalidState, NotationError
+from cantstop.errors import IllegalAction, InvalidState
 from cantstop.game import Phase, Play, State
 from cantstop.notation import format_action, format_state
 from cantstop.rules import MARKERS, Variant
 
-__all__ = ["FORMAT", "TEMPLATES", "Explanation", "Statement", "add_commands", "explain"]
+__all__ = ["FORMAT", "TEMPLATES", "Explanation", "Statement", "explain"]
 
 #: The value of the ``format`` field of the JSON form.
 FORMAT = "cantstop-explain/1"
@@ -1046,56 +1044,6 @@ def _explain_roll(out: _Writer, state: State, roll: Roll) -> tuple[Move, ...]:
     else:
         out.say("result.choose", data, {"state": data["state"], "player": after.player})
     return moves
-
-
-# -- the command ------------------------------------------------------------------------
-
-
-def _run(args: argparse.Namespace) -> int:
-    from cantstop.notation import parse_action, parse_state
-
-    try:
-        state = parse_state(args.state)
-        action = None if args.action is None else parse_action(args.action)
-        found = explain(state, action)
-    except NotationError as exc:
-        print(
-            f"cantstop explain: error: {exc.reason} at position {exc.position} of "
-            f"{exc.text!r} (rule {exc.rule})",
-            file=sys.stderr,
-        )
-        return 1
-    except CantStopError as exc:
-        print(f"cantstop explain: error: {exc}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(found.to_json_text())
-    else:
-        print(found.text(), end="")
-    return 1 if found.legal is False else 0
-
-
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``explain`` subcommand: what the rules say about a state, and an action in it."""
-    p = sub.add_parser(
-        "explain",
-        help="explain a state, and an action in it, statement by statement with rule ids",
-        description=(
-            "Explain what the rules say about a state: the pairings of the dice and the "
-            "legal moves, what stopping or rolling would do, or who won. With an action, "
-            "say whether it is legal and under which rule; a roll is explained before it "
-            "is applied. The exit status is 1 when the action is not legal."
-        ),
-        epilog="example: cantstop explain '7:2/- - 0c3455' 7",
-    )
-    p.add_argument("state", help="a state in notation, e.g. '7:2/- - 0c3455'")
-    p.add_argument("action", nargs="?", help="an action in notation: r3455, 7+10, 7, stop")
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help="print the JSON form (spec/explain.md) instead of the text",
-    )
-    p.set_defaults(run=_run)
 
 
 def _brief(value: object) -> str:

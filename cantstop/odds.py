@@ -24,7 +24,6 @@ Fraction(149, 162)
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Mapping
 from fractions import Fraction
@@ -37,7 +36,6 @@ from cantstop.game import Phase, State, _play
 from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Variant
 
 __all__ = [
-    "add_commands",
     "bust_probability",
     "column_chances",
     "expected_gain",
@@ -229,43 +227,3 @@ def three_column_report() -> str:
             f"{_rolls(bust):>9} {_percent(bust)}"
         )
     return "\n".join(lines)
-
-
-def _run(args: argparse.Namespace) -> int:
-    from cantstop.cli import UsageError, read_state
-
-    if args.table:
-        if args.state is not None:
-            raise UsageError("give a state or --table, not both")
-        print(three_column_report())
-        return 0
-    if args.state is None:
-        raise UsageError("give a state in notation, or --table")
-    state = read_state(args.state)
-    bust = bust_probability(state)
-    print(f"bust on the next roll: {bust} ({_percent(bust).strip()})")
-    print(
-        f"expected spaces climbed by the next roll: {expected_gain(state)} "
-        f"({float(expected_gain(state)):.3f})"
-    )
-    print("chance the next roll can advance each column:")
-    for column, chance in column_chances(state).items():
-        print(f"  {column:>2}  {chance!s:>9}  {_percent(chance)}")
-    return 0
-
-
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``odds`` subcommand: the exact odds of a state's next roll."""
-    p = sub.add_parser(
-        "odds",
-        help="exact odds of the next roll from a state",
-        epilog="examples: cantstop odds '-/- 6:1,7:1,8:1 0d'; cantstop odds --table",
-    )
-    p.add_argument("state", nargs="?", help="a state about to roll, e.g. '-/- 6:1,7:1,8:1 0d'")
-    p.add_argument(
-        "--table",
-        action="store_true",
-        help="print the three-column table instead: for markers on three columns, "
-        "the chance to advance and the chance to bust",
-    )
-    p.set_defaults(run=_run)

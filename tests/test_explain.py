@@ -29,7 +29,6 @@ from cantstop import (
     parse_action,
     parse_state,
 )
-from cantstop.cli import main
 from cantstop.dice import roll_outcomes
 from cantstop.explain import FORMAT, TEMPLATES, Explanation, Statement
 from cantstop.spec import load_spec
@@ -546,53 +545,6 @@ def test_the_json_form_is_canonical_and_has_no_floats() -> None:
                     assert list(value) == sorted(value, key=int)
         assert found.text() == "".join(s.line() + "\n" for s in found.statements)
         assert str(found) == found.text()
-
-
-# -- the command ---------------------------------------------------------------------
-
-
-def test_the_command_prints_the_text(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", "7:2/- - 0c3455"]) == 0
-    assert capsys.readouterr().out == explain(parse_state("7:2/- - 0c3455")).text()
-
-
-def test_the_command_prints_the_canonical_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", "7:2/- 7:3,10:1 0d", "r2346", "--json"]) == 0
-    out = capsys.readouterr().out
-    assert out.endswith("}\n")
-    assert out.count("\n") == 1
-    data = json.loads(out)
-    assert data["action"] == "r2346"
-    assert data["legal"] is True
-    assert data["moves"] == ["5+10", "6", "7+8", "9"]
-
-
-def test_an_illegal_action_is_explained_with_exit_status_1(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    assert main(["explain", "-/7:13 - 0c3455", "7+10"]) == 1
-    captured = capsys.readouterr()
-    assert "7+10 is not legal: 7 cannot be played, because column 7 has been won by player 1" in (
-        captured.out
-    )
-    assert captured.err == ""
-
-
-def test_bad_notation_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", "-/- - 9r"]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("cantstop explain: error: ")
-    assert "(rule N1.4)" in err
-    assert err.count("\n") == 1
-    assert main(["explain", "-/- - 0r", "7+10+3"]) == 1
-    assert "(rule N2.1)" in capsys.readouterr().err
-
-
-def test_a_missing_state_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("cantstop explain: error: ")
-    assert "state" in err
 
 
 def test_explain_refuses_what_is_not_a_state() -> None:
