@@ -161,7 +161,7 @@ def test_command_line_errors_are_one_line() -> None:
 
 
 def test_committed_table_and_plot_are_what_the_rows_give() -> None:
-    """docs' table, plan and plot of the gap: regenerated from benchmarks/solitaire.jsonl."""
+    """The page's table, plan and plot of the gap: regenerated from benchmarks/solitaire.jsonl."""
     import json
     from pathlib import Path
 
