@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from cantstop import Event, Phase, Rules, State, Stop, new_game, roll_outcomes
 from cantstop.errors import IllegalAction
-from cantstop.players import Player, may_stop
+from cantstop.players import Decision, Player, decide
 from cantstop.solve.board import check_solitaire
 
 __all__ = ["RandomnessError", "evaluate"]
@@ -95,7 +95,7 @@ class _Evaluation:
         return a, b
 
     def decide(self, state: State, seen: dict[State, tuple[float, float]]) -> tuple[float, float]:
-        if self.player.stops(state, self.rng) and may_stop(state):
+        if decide(self.player, state, self.rng) is Decision.STOP:
             step = state.step(Stop())
             if step.event is Event.WON:
                 return 1.0, 0.0
