@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import math
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -145,19 +143,6 @@ def test_best_move_and_stop_follow_the_values() -> None:
     squares, climbs = solution.board.position(decided)
     turn = solution.turn(squares)
     assert solution.stops(decided) == (turn.stopping(climbs) <= turn.rolling(climbs))
-
-
-def test_command_line_errors_are_one_line() -> None:
-    """The solver's command line: a bad board number is a usage error, status 2, one line."""
-    done = subprocess.run(
-        [sys.executable, "-m", "cantstop.solve", "solve", "--scaled", "14"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert done.stderr.startswith("cantstop solve: error: ")
-    assert done.stderr.count("\n") == 1
 
 
 def test_committed_table_and_plot_are_what_the_rows_give() -> None:

@@ -4,7 +4,7 @@
 solution of its board says: the move that leaves the fewest expected turns,
 and a stop exactly when stopping leaves no more than rolling on.  It finds
 the solution of the board it is playing in the solutions folder
-(:func:`solutions_dir`), where ``python -m cantstop.solve solve`` puts it,
+(:func:`solutions_dir`), where ``python -m cantstop solve board`` puts it,
 unless it is handed one.
 
 >>> import random
@@ -69,7 +69,7 @@ def find_solution(rules: Rules) -> Solution:
         if not path.exists():
             raise FileNotFoundError(
                 errno.ENOENT,
-                f"no solution of this board; make it with: python -m cantstop.solve solve "
+                f"no solution of this board; make it with: python -m cantstop solve board "
                 f"--rules '{_rules_text(rules)}'",
                 str(path),
             )

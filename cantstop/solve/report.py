@@ -1,12 +1,12 @@
 """The solitaire table's page parts: the Markdown table and the plot of the gap, from the rows.
 
-The rows are the JSON lines that ``python -m cantstop.solve table`` writes
-(:func:`cantstop.solve.cli.table_row`); :func:`markdown_table` and
+The rows are the JSON lines that ``python -m cantstop solve table`` writes
+(:func:`cantstop.commands.solve.table_row`); :func:`markdown_table` and
 :func:`gap_svg` turn them into the table and the picture of the
 documentation page "Solving solitaire", and :func:`plan` extrapolates the
 cost of the standard board from the largest row.  ``python -m
-cantstop.solve report ROWS --table FILE --svg FILE`` writes both files; a
-test checks that the committed files are what the committed rows give.
+cantstop solve report ROWS --table FILE --svg FILE --plan FILE`` writes the
+files; a test checks that the committed files are what the committed rows give.
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ def markdown_table(rows: Sequence[Row]) -> str:
     for row in rows:
         heights = " ".join(str(h) for h in row["heights"])
         lines.append(
-            f"- Board {row['k']} (heights {heights}): `{row['commands'][0]}` and "
-            f"`{row['commands'][1]}`"
+            f"- Board {row['k']} (heights {heights}): "
+            f"`python -m cantstop solve board --scaled {row['k']}` and "
+            f"`python -m cantstop solve evaluate --scaled {row['k']} --player rule28`"
         )
     return "\n".join(lines) + "\n"
 

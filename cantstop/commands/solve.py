@@ -1,14 +1,15 @@
-"""The solver's command line: ``python -m cantstop.solve solve|evaluate|check|table``.
+"""The ``solve`` command: solve solitaire boards, value players exactly, make the table.
 
-``solve`` solves a board and keeps its solution where the ``optimal``
-player finds it; ``evaluate`` gives a built-in player's exact expected
-turns on a board; ``check`` plays the optimal player on a solved board and
-says whether the solved value lies in the 99% interval of its mean turns
-(exit status 1 if not); ``table`` solves and evaluates the scaled boards
-(:mod:`cantstop.solve.family`) one after another, appending one JSON row per
-board to a file as each finishes, so that a stopped run continues where it
-stopped.  Exit status 0 on success, 1 when a rule or check fails, 2 on a
-usage error, with one line ``cantstop solve: error: ...`` on stderr.
+``cantstop solve board`` solves a board and keeps its solution where the
+``optimal`` player finds it; ``cantstop solve evaluate`` gives a built-in
+player's exact expected turns on a board; ``cantstop solve check`` plays the
+optimal player on a solved board and says whether the solved value lies in
+the 99% interval of its mean turns (exit status 1 if not); ``cantstop solve
+table`` solves and evaluates the scaled boards (:mod:`cantstop.solve.family`)
+one after another, appending one JSON row per board to a file as each
+finishes, so that a stopped run continues where it stopped; ``cantstop solve
+report`` writes the table, plan and plot of the documentation page from the
+rows.  They need the ``solve`` extra.
 """
 
 from __future__ import annotations
@@ -18,43 +19,33 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from cantstop.cli import int_option
+from cantstop.commands.options import int_option
+from cantstop.commands.report import UsageError
 from cantstop.errors import CantStopError
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.players import PLAYERS
 from cantstop.rules import Rules
 
-__all__ = ["main", "table_row"]
+__all__ = ["add_commands", "table_row"]
 
-PROG = "cantstop solve"
 #: The normal quantile of a two-sided 99% interval.
 Z99 = 2.5758293035489004
-
-
-class _Usage(Exception):
-    """A command line the solver cannot run: exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{PROG}: error: {' '.join(message.split())} (see {PROG} --help)\n")
 
 
 def _rules(args: argparse.Namespace) -> Rules:
     from cantstop.solve.family import scaled_rules
 
     if (args.rules is None) == (args.scaled is None):
-        raise _Usage("give the board with exactly one of --rules JSON and --scaled K")
+        raise UsageError("give the board with exactly one of --rules JSON and --scaled K")
     if args.scaled is not None:
         return scaled_rules(args.scaled)
     try:
         data = json.loads(args.rules)
     except ValueError:
-        raise _Usage(f"--rules takes the rules' JSON form, not {args.rules[:40]!r}") from None
+        raise UsageError(f"--rules takes the rules' JSON form, not {args.rules[:40]!r}") from None
     return rules_from_json(data)
 
 
@@ -84,7 +75,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from cantstop.solve.evaluate import evaluate
 
     if args.player not in PLAYERS:
-        raise _Usage(f"--player takes one of {', '.join(PLAYERS)}, not {args.player!r}")
+        raise UsageError(f"--player takes one of {', '.join(PLAYERS)}, not {args.player!r}")
     rules = _rules(args)
     start = time.process_time()
     value = evaluate(PLAYERS[args.player](), rules)
@@ -140,15 +131,15 @@ def table_row(k: int, keep: Path | None = None) -> dict[str, Any]:
 
     The solution is kept in ``keep``, by default in the solutions folder.
     Returns the table's row: the board, its counts, time and memory, the two
-    values and the gap, and the commands that reproduce them.
+    values and the gap.
     """
     from cantstop.solve.family import scaled_rules
 
     rules = scaled_rules(k)
-    solve_cmd = ["solve", "--scaled", str(k), "--json"]
+    solve_cmd = ["solve", "board", "--scaled", str(k), "--json"]
     if keep is not None:
         solve_cmd += ["--out", str(keep)]
-    eval_cmd = ["evaluate", "--scaled", str(k), "--player", "rule28", "--json"]
+    eval_cmd = ["solve", "evaluate", "--scaled", str(k), "--player", "rule28", "--json"]
     solved = _child(solve_cmd)
     rule28 = _child(eval_cmd)
     return {
@@ -165,16 +156,12 @@ def table_row(k: int, keep: Path | None = None) -> dict[str, Any]:
         "rule28": rule28["expected"],
         "gap": rule28["expected"] - solved["start"],
         "rule28_seconds": rule28["seconds"],
-        "commands": [
-            "python -m cantstop.solve " + " ".join(solve_cmd[:3]),
-            "python -m cantstop.solve " + " ".join(eval_cmd[:5]),
-        ],
     }
 
 
 def _child(argv: list[str]) -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, "-m", "cantstop.solve", *argv], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "cantstop", *argv], capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise CantStopError(f"'{' '.join(argv)}' failed: {done.stderr.strip()[-300:]}")
@@ -214,62 +201,45 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Solve solitaire Can't Stop exactly.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``solve`` and its subcommands."""
+    top = sub.add_parser(
+        "solve",
+        help="solve solitaire exactly; value players; the table of scaled boards",
+        description="Solve solitaire Can't Stop exactly (needs the solve extra).",
+        epilog="example: cantstop solve board --scaled 3",
+    )
+    inner = top.add_subparsers(dest="solve_command", required=True, metavar="SUBCOMMAND")
     for name, run, text in (
-        ("solve", _solve, "solve a board and keep its solution for the optimal player"),
+        ("board", _solve, "solve a board and keep its solution for the optimal player"),
         ("evaluate", _evaluate, "a built-in player's exact expected turns on a board"),
         ("check", _check, "simulate the optimal player: is the solved value in the 99% interval?"),
     ):
-        p = sub.add_parser(name, help=text, description=text)
+        p = inner.add_parser(name, help=text, description=text)
         p.add_argument("--rules", help="the rules' JSON form, with players 1")
         p.add_argument("--scaled", type=int_option(1, 13), help="scaled board K, 1 to 13")
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.set_defaults(run=run)
-        if name == "solve":
+        if name == "board":
             p.add_argument("--out", help="the solution file (default: the solutions folder)")
         elif name == "evaluate":
             p.add_argument("--player", default="rule28", help="a built-in player (default: rule28)")
         else:
             p.add_argument("--games", type=int_option(2, 10**7), default=100_000, help="games")
             p.add_argument("--seed", type=int_option(0, 2**63), default=1, help="seed (default: 1)")
-    p = sub.add_parser("table", help="solve and evaluate scaled boards, one JSON row each")
+    p = inner.add_parser("table", help="solve and evaluate scaled boards, one JSON row each")
     p.add_argument(
         "--first", type=int_option(1, 13), default=1, help="the first board (default: 1)"
     )
     p.add_argument("--last", type=int_option(1, 13), default=6, help="the last board (default: 6)")
     p.add_argument("--out", required=True, help="the rows' file; rows already in it are kept")
     p.set_defaults(run=_table)
-    p = sub.add_parser("report", help="write the table's Markdown and the plot of the gap")
+    p = inner.add_parser("report", help="write the table's Markdown and the plot of the gap")
     p.add_argument("rows", help="the rows that table wrote")
     p.add_argument("--table", required=True, help="the Markdown table to write")
     p.add_argument("--svg", required=True, help="the plot to write")
     p.add_argument("--plan", required=True, help="the plan's figures to write (Markdown)")
     p.set_defaults(run=_report)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the solver's command line; return its exit status."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 0
-    try:
-        status: int = args.run(args)
-    except _Usage as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return 2
-    except CantStopError as exc:
-        print(f"{PROG}: error: {str(exc).splitlines()[0]}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"{PROG}: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    return status
 
 
 def rules_text(rules: Rules) -> str:
