@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import math
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -183,3 +185,36 @@ def test_a_state_of_another_board_is_named() -> None:
     solution = solve(TINY[0])
     with pytest.raises(ValueError, match=r"'- - 0r h7:3 w1'.*R15\.3"):
         solution.expected(new_game(Rules(players=1, heights={7: 3}, columns_to_win=1)))
+
+
+def test_simulate_command_plays_the_optimal_player(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The simulate command plays the optimal player by name on a solved board given by --rules."""
+    import json
+
+    from cantstop.cli import main
+    from cantstop.jsonform import rules_to_json
+    from cantstop.solve.fileformat import save
+
+    monkeypatch.setenv("CANTSTOP_SOLUTIONS", str(tmp_path))
+    rules = TINY[0]
+    text = json.dumps(rules_to_json(rules))
+    args = ["simulate", "--players", "optimal", "--rules", text, "--games", "200"]
+    assert main([*args, "--processes", "1"]) == 2  # not solved yet: the file is named
+    assert "no solution of this board" in capsys.readouterr().err
+    save(solve(rules), solution_path(rules))
+    assert main([*args, "--processes", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "optimal wins in" in out
+
+
+def test_command_line_errors_are_one_line() -> None:
+    """The solver's command line: a bad board number is a usage error, status 2, one line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cantstop", "solve", "board", "--scaled", "14"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("cantstop solve board: error: "), done.stderr
+    assert done.stderr.count("\n") == 1

@@ -213,7 +213,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     for name, run, text in (
         ("board", _solve, "solve a board and keep its solution for the optimal player"),
         ("evaluate", _evaluate, "a built-in player's exact expected turns on a board"),
-        ("check", _check, "simulate the optimal player: is the solved value in the 99% interval?"),
+        ("check", _check, "simulate the optimal player: is the solved value in the 99%% interval?"),
     ):
         p = inner.add_parser(name, help=text, description=text)
         p.add_argument("--rules", help="the rules' JSON form, with players 1")
