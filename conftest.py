@@ -19,6 +19,7 @@ _ADAPTERS = {
     "cantstop/envs/_table.py": "numpy",
     "cantstop/envs/gymnasium.py": "gymnasium",
     "cantstop/envs/pettingzoo.py": "pettingzoo",
+    "cantstop/solve": "numba",
 }
 
 collect_ignore = (

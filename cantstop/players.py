@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
 from cantstop.actions import Move
+from cantstop.errors import CantStopError
 from cantstop.game import State
 from cantstop.odds import bust_probability, expected_gain, single_column_chances
 from cantstop.rules import MARKERS
@@ -422,6 +423,18 @@ class BoldPlayer(QuotaPlayer):
         super().__init__(8)
 
 
+def _optimal() -> Player:
+    """Return the optimal solitaire player of :mod:`cantstop.solve` (the ``solve`` extra).
+
+    It plays solitaire boards that have been solved (``cantstop solve board``).
+    """
+    try:
+        from cantstop.solve.player import OptimalPlayer
+    except ModuleNotFoundError as exc:
+        raise CantStopError(f"the optimal player cannot start: {exc}") from None
+    return OptimalPlayer()
+
+
 #: The built-in players by name, the same for every command: each entry makes a new player.
 PLAYERS: Mapping[str, Callable[[], Player]] = {
     "random": RandomPlayer,
@@ -429,4 +442,5 @@ PLAYERS: Mapping[str, Callable[[], Player]] = {
     "rule28": Rule28Player,
     "cautious": CautiousPlayer,
     "bold": BoldPlayer,
+    "optimal": _optimal,
 }

@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cantstop.commands.odds",
     "cantstop.commands.play",
     "cantstop.commands.explain",
+    "cantstop.commands.solve",
 )
 
 

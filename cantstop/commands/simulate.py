@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from cantstop.commands.options import int_option, player_names
+from cantstop.commands.report import UsageError
+from cantstop.jsonform import rules_from_json
 from cantstop.players import PLAYERS
 from cantstop.record import MAX_SEED
 from cantstop.simulate import MAX_GAMES, MAX_PROCESSES, simulate
@@ -16,10 +19,17 @@ __all__ = ["add_commands"]
 def _simulate(args: argparse.Namespace) -> int:
     names = player_names(args.players)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
+    rules = None
+    if args.rules is not None:
+        try:
+            rules = rules_from_json(json.loads(args.rules))
+        except ValueError as exc:
+            raise UsageError(f"--rules takes the rules' JSON form: {exc}") from None
     result = simulate(
         names,
         args.games,
         args.seed,
+        rules=rules,
         processes=args.processes,
         progress=sys.stderr if show else None,
     )
@@ -50,6 +60,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument(
         "--seed", type=int_option(0, MAX_SEED), default=1, help="seed of the run (default: 1)"
+    )
+    p.add_argument(
+        "--rules",
+        default=None,
+        metavar="JSON",
+        help="the rules' JSON form, e.g. a solved solitaire board for the optimal player "
+        "(default: the standard rules for the players named)",
     )
     p.add_argument(
         "--processes",

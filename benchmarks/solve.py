@@ -1,0 +1,56 @@
+"""Speed of the solitaire solver, and the partitioned solve on Ray against one machine's.
+
+``python -m benchmarks.solve --board K`` solves scaled board ``K``
+(:mod:`cantstop.solve.family`) and prints, as JSON, its counts, CPU time,
+memory, and the cost per anchor and per in-turn position; the plan for the
+full board on the documentation site extrapolates from these figures.
+``--ray`` also solves it on a local Ray cluster (the ``ray`` extra), one
+task per part (:mod:`cantstop.solve.partition`), and reports the largest
+difference between the two solutions' values (0.0: the same, bit for bit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from cantstop.solve import solve
+from cantstop.solve.family import scaled_rules
+
+
+def main() -> None:
+    """Run the benchmark and print its JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--board", type=int, default=3, help="scaled board, 1 to 13 (default: 3)")
+    parser.add_argument("--ray", action="store_true", help="also solve on a local Ray cluster")
+    parser.add_argument("--cpus", type=int, default=2, help="CPUs of the local Ray cluster")
+    args = parser.parse_args()
+    rules = scaled_rules(args.board)
+    wall = time.perf_counter()
+    solution = solve(rules)
+    wall = time.perf_counter() - wall
+    stats = solution.stats
+    assert stats is not None
+    report: dict[str, object] = {
+        "board": args.board,
+        "start": solution.start_value,
+        **stats.to_json(),
+        "wall_seconds": round(wall, 3),
+        "us_per_anchor": round(1e6 * stats.seconds / stats.anchors, 3),
+        "ns_per_position": round(1e9 * stats.seconds / stats.positions, 3),
+        "passes_per_anchor": round(stats.passes / stats.anchors, 3),
+    }
+    if args.ray:
+        from cantstop.solve.distributed import solve_on_ray
+
+        wall = time.perf_counter()
+        spread = solve_on_ray(rules, cpus=args.cpus)
+        report["ray_wall_seconds"] = round(time.perf_counter() - wall, 3)
+        report["ray_start"] = spread.start_value
+        report["ray_max_difference"] = float(abs(spread.values - solution.values).max())
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

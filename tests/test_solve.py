@@ -1,0 +1,220 @@
+"""The exact solitaire solver (cantstop.solve) against a plain value iteration over every state."""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+import subprocess
+import sys
+
+import pytest
+
+from tests.extras import require
+
+require("numba")
+
+from cantstop import Phase, Roll, Rules, State, new_game  # noqa: E402
+from cantstop.players import GreedyPlayer, RandomPlayer, Rule28Player  # noqa: E402
+from cantstop.simulate import play_game  # noqa: E402
+from cantstop.solve import solve  # noqa: E402
+from cantstop.solve.evaluate import RandomnessError, evaluate  # noqa: E402
+from cantstop.solve.fileformat import SolutionFileError, read, write  # noqa: E402
+from cantstop.solve.player import OptimalPlayer, find_solution, solution_path  # noqa: E402
+from tests.solitaire_vi import Graph, build, player_values, value_iteration  # noqa: E402
+
+#: Tiny boards: every state of each is valued by the plain value iteration.
+TINY = [
+    Rules(players=1, heights={6: 2, 7: 2, 8: 2}, columns_to_win=2),
+    Rules(players=1, heights={2: 1, 4: 2, 7: 3, 10: 2}, columns_to_win=2),
+    Rules(players=1, heights={3: 1, 5: 1, 7: 2, 9: 1, 11: 1}, columns_to_win=3),
+    Rules(players=1, heights={5: 2, 8: 1, 12: 1}, columns_to_win=1, variant=None),
+]
+
+
+@pytest.fixture(scope="module", params=TINY, ids=lambda r: repr(dict(r.heights)))
+def tiny(request: pytest.FixtureRequest) -> tuple[Rules, Graph, dict[State, float]]:
+    rules = request.param
+    graph = build(rules)
+    return rules, graph, value_iteration(graph)
+
+
+def test_solver_agrees_with_value_iteration_at_every_state(tiny) -> None:  # type: ignore[no-untyped-def]
+    """Every start of a turn and every position after a move: the same value to 1e-9."""
+    rules, graph, values = tiny
+    solution = solve(rules)
+    assert len(values) == len(graph.states) > 10
+    for state, value in values.items():
+        assert solution.expected(state) == pytest.approx(value, abs=1e-9), state
+    assert {s for s in values if s.phase is Phase.ROLL}, "anchors are compared too"
+
+
+def test_optimal_player_value_is_the_solved_value(tiny) -> None:  # type: ignore[no-untyped-def]
+    """The player following the solution, valued by the value iteration, is worth the solution."""
+    rules, graph, values = tiny
+    solution = solve(rules)
+    played = player_values(graph, OptimalPlayer(solution))
+    start = new_game(rules)
+    assert played[start] == pytest.approx(solution.start_value, abs=1e-9)
+    assert evaluate(OptimalPlayer(solution), rules) == pytest.approx(values[start], abs=1e-9)
+
+
+def test_exact_evaluation_agrees_with_value_iteration_of_the_player(tiny) -> None:  # type: ignore[no-untyped-def]
+    """The Rule of 28 and the greedy player: evaluate() against the player's value iteration."""
+    rules, graph, values = tiny
+    start = new_game(rules)
+    for player in (Rule28Player(), GreedyPlayer()):
+        exact = evaluate(player, rules)
+        assert exact == pytest.approx(player_values(graph, player)[start], abs=1e-9)
+        assert exact >= values[start] - 1e-12  # nobody beats the optimum
+
+
+def test_a_wrong_value_is_caught() -> None:
+    """Non-vacuity: a solution whose values are off by a little disagrees with the iteration."""
+    rules = TINY[0]
+    values = value_iteration(build(rules))
+    solution = solve(rules)
+    solution.values[1:] += 1e-6  # every anchor but the empty board's
+    assert max(abs(solution.expected(s) - v) for s, v in values.items()) > 1e-9
+
+
+def test_single_column_value_is_geometric() -> None:
+    """One column of one space: the turns to roll a 7 (chance 139/216) are 216/139."""
+    solution = solve(Rules(players=1, heights={7: 1}, columns_to_win=1))
+    assert solution.start_value == pytest.approx(216 / 139, rel=1e-14)
+
+
+def test_solution_file_round_trip_and_damage() -> None:
+    """The file holds the rules and values; a flipped byte or a cut file is named, not read."""
+    solution = solve(TINY[0])
+    buffer = io.BytesIO()
+    write(solution, buffer)
+    data = buffer.getvalue()
+    again = read(io.BytesIO(data))
+    assert again.rules == solution.rules
+    assert (again.values == solution.values).all()
+    damaged = bytearray(data)
+    damaged[-3] ^= 1
+    with pytest.raises(SolutionFileError, match="checksum"):
+        read(io.BytesIO(bytes(damaged)))
+    with pytest.raises(SolutionFileError, match="bytes of values"):
+        read(io.BytesIO(data[:-8]))
+    with pytest.raises(SolutionFileError, match="not a solution file"):
+        read(io.BytesIO(b"hello\n"))
+
+
+def test_solver_refuses_more_than_one_player() -> None:
+    """The solver plays solitaire: two players is refused naming R15.1."""
+    with pytest.raises(ValueError, match=r"1 player.*R15\.1"):
+        solve(Rules(players=2))
+
+
+def test_evaluate_refuses_a_player_that_draws() -> None:
+    """A random player is not a policy: exact evaluation names it."""
+    with pytest.raises(RandomnessError, match="random"):
+        evaluate(RandomPlayer(), TINY[0])
+
+
+def test_optimal_player_finds_its_solution_in_the_folder(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Simulate's games with the optimal player: it reads the board's kept solution."""
+    monkeypatch.setenv("CANTSTOP_SOLUTIONS", str(tmp_path))
+    rules = TINY[1]
+    with pytest.raises(FileNotFoundError, match="no solution of this board"):
+        find_solution(rules)
+    from cantstop.solve.fileformat import save
+
+    save(solve(rules), solution_path(rules))
+    rng = random.Random(5)
+    turns = [play_game(rules, [OptimalPlayer()], rng)[1].turns for _ in range(300)]
+    mean = sum(turns) / len(turns)
+    sd = math.sqrt(sum((t - mean) ** 2 for t in turns) / (len(turns) - 1))
+    # 99% interval of the mean of 300 games around the exact value.
+    assert abs(mean - find_solution(rules).start_value) < 2.576 * sd / math.sqrt(len(turns))
+
+
+def test_best_move_and_stop_follow_the_values() -> None:
+    """The move chosen leaves the least expected turns; a stop is chosen exactly when no worse."""
+    rules = TINY[1]
+    solution = solve(rules)
+    state = new_game(rules).apply(Roll((1, 1, 3, 6)))  # 2+9, 4+7 or 5+6
+    moves = state.legal_moves()
+    best = solution.best_move(state)
+    after = {m: solution.expected(state.apply(m)) for m in moves}
+    assert after[best] == min(after.values())
+    decided = state.apply(best)
+    squares, climbs = solution.board.position(decided)
+    turn = solution.turn(squares)
+    assert solution.stops(decided) == (turn.stopping(climbs) <= turn.rolling(climbs))
+
+
+def test_committed_table_and_plot_are_what_the_rows_give() -> None:
+    """The page's table, plan and plot of the gap: regenerated from benchmarks/solitaire.jsonl."""
+    import json
+    from pathlib import Path
+
+    from cantstop.solve.report import gap_svg, markdown_table, plan_markdown
+
+    root = Path(__file__).resolve().parent.parent
+    rows = [
+        json.loads(line)
+        for line in (root / "benchmarks/solitaire.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    rows.sort(key=lambda row: row["k"])
+    assert rows, "the table has rows"
+    assert all(row["gap"] == row["rule28"] - row["optimal"] >= 0 for row in rows)
+    table = (root / "benchmarks/solitaire-table.md").read_text(encoding="utf-8")
+    assert table == markdown_table(rows)
+    assert (root / "benchmarks/solitaire-plan.md").read_text(encoding="utf-8") == plan_markdown(
+        rows
+    )
+    assert (root / "docs/_static/solitaire-gap.svg").read_text(encoding="utf-8") == gap_svg(rows)
+
+
+def test_variants_change_nothing_in_solitaire() -> None:
+    """Variants A and B speak of other players' squares: alone, the values are the same."""
+    from cantstop import Variant
+
+    plain = solve(TINY[1])
+    for variant in Variant:
+        rules = Rules(players=1, heights=TINY[1].heights, columns_to_win=2, variant=variant)
+        assert (solve(rules).values == plain.values).all()
+
+
+def test_a_state_of_another_board_is_named() -> None:
+    """Asking a solution about a state of other rules names the state and R15.3."""
+    solution = solve(TINY[0])
+    with pytest.raises(ValueError, match=r"'- - 0r h7:3 w1'.*R15\.3"):
+        solution.expected(new_game(Rules(players=1, heights={7: 3}, columns_to_win=1)))
+
+
+def test_simulate_command_plays_the_optimal_player(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The simulate command plays the optimal player by name on a solved board given by --rules."""
+    import json
+
+    from cantstop.cli import main
+    from cantstop.jsonform import rules_to_json
+    from cantstop.solve.fileformat import save
+
+    monkeypatch.setenv("CANTSTOP_SOLUTIONS", str(tmp_path))
+    rules = TINY[0]
+    text = json.dumps(rules_to_json(rules))
+    args = ["simulate", "--players", "optimal", "--rules", text, "--games", "200"]
+    assert main([*args, "--processes", "1"]) == 2  # not solved yet: the file is named
+    assert "no solution of this board" in capsys.readouterr().err
+    save(solve(rules), solution_path(rules))
+    assert main([*args, "--processes", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "optimal wins in" in out
+
+
+def test_command_line_errors_are_one_line() -> None:
+    """The solver's command line: a bad board number is a usage error, status 2, one line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cantstop", "solve", "board", "--scaled", "14"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("cantstop solve board: error: "), done.stderr
+    assert done.stderr.count("\n") == 1
