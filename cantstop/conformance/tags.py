@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.conformance.layer.ranking import rule_key, sorted_rules
+from cantstop.conformance.positions import Field, Marker, Part, Square
 from cantstop.dice import pairings, sorted_dice
 from cantstop.errors import IllegalAction
 from cantstop.game import DROP_RULES, Event, Play, State
@@ -54,11 +56,6 @@ __all__ = [
 
 Dice = tuple[int, int, int, int]
 
-#: A field of a result that an aspect decides: ``"player"``, ``"phase"``,
-#: ``"dice"``, ``"event"``, ``"refused"`` (whether the action is accepted),
-#: ``"marker 7"`` or ``"square 1 7"`` (player 1's square in column 7).
-Field = str
-
 
 @dataclass(frozen=True, slots=True)
 class Aspect:
@@ -73,29 +70,6 @@ class Aspect:
     #: What some fields would hold without this part (the second step of equal
     #: sums not taken): a port that answers these values misses this part alone.
     without: tuple[tuple[Field, int], ...] = ()
-
-
-def rule_key(rule: str) -> tuple[str, tuple[int, ...]]:
-    """Return a sort key that orders rule ids as the spec does (R2 before R10, R before N).
-
-    >>> sorted(["R10.1", "N1.1", "R2.3"], key=rule_key)
-    ['R2.3', 'R10.1', 'N1.1']
-    """
-    key = _RULE_KEYS.get(rule)
-    if key is None:
-        key = _RULE_KEYS[rule] = (
-            ("0" if rule[0] == "R" else "1"),
-            tuple(int(p) for p in rule[1:].split(".")),
-        )
-    return key
-
-
-_RULE_KEYS: dict[str, tuple[str, tuple[int, ...]]] = {}
-
-
-def sorted_rules(rules: Iterable[str]) -> list[str]:
-    """Return distinct rule ids in the spec's order."""
-    return sorted(set(rules), key=rule_key)
 
 
 def board_rule(rules: Rules) -> str:
@@ -341,11 +315,11 @@ def _aspect(
     return Aspect(what, frozenset(fields), tuple(sorted_rules(rules)), tuple(without))
 
 
-_TURN_FIELDS = ("player", "phase", "dice", "event")
+_TURN_FIELDS = (Part.PLAYER, Part.PHASE, Part.DICE, Part.EVENT)
 
 
 def _marker_fields(state: State) -> list[Field]:
-    return [f"marker {c}" for c in state.rules.heights]
+    return [Marker(c) for c in state.rules.heights]
 
 
 def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
@@ -358,9 +332,11 @@ def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
             rules += _sum_rules(state, state.markers, a, 2 if a == b else 1)
             rules += _sum_rules(state, state.markers, b, 1) if a != b else []
         return [
-            _aspect("whether the roll busts", ["event", "phase", "dice", "refused"], rules),
+            _aspect(
+                "whether the roll busts", [Part.EVENT, Part.PHASE, Part.DICE, Part.REFUSED], rules
+            ),
             _aspect("the markers after a bust", _marker_fields(state), ["R10.2"]),
-            _aspect("the next player", ["player"], ["R2.3", "R10.2"]),
+            _aspect("the next player", [Part.PLAYER], ["R2.3", "R10.2"]),
         ]
     choosing = step.state
     empty = [pair for pair in pairs if not _pair_offers(choosing, pair)]
@@ -368,19 +344,19 @@ def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
     if empty:
         # Some pairing plays nothing: the bust test must look at all three (R10.1).
         rules += ["R10.1", *(r for pair in empty for r in pairing_rules(choosing, pair))]
-    fields = ["event", "phase", "player", "refused", *_marker_fields(state)]
+    fields = [Part.EVENT, Part.PHASE, Part.PLAYER, Part.REFUSED, *_marker_fields(state)]
     aspects = [_aspect("whether the roll busts", fields, rules)]
     if dice != roll.dice:
-        aspects.append(_aspect("the dice of the state, sorted", ["dice"], ["R4.1"]))
+        aspects.append(_aspect("the dice of the state, sorted", [Part.DICE], ["R4.1"]))
     else:
-        aspects[0] = _aspect("whether the roll busts", [*fields, "dice"], rules)
+        aspects[0] = _aspect("whether the roll busts", [*fields, Part.DICE], rules)
     return aspects
 
 
 def _move_aspects(state: State, move: Move) -> list[Aspect]:
     after = state.apply(move)
     legal = legal_move_rules(state, move.columns)
-    aspects = [_aspect("whether the move is legal", ["refused"], legal)]
+    aspects = [_aspect("whether the move is legal", [Part.REFUSED], legal)]
     for column in dict.fromkeys(move.columns):
         steps = move.columns.count(column)
         first = state.play_of(column)
@@ -393,7 +369,7 @@ def _move_aspects(state: State, move: Move) -> list[Aspect]:
             rules.append("R13.1")
         if _near_top(state, state.markers, column, steps):
             rules.append(board_rule(state.rules))
-        field = f"marker {column}"
+        field = Marker(column)
         aspects.append(_aspect(f"the marker in column {column}", [field], rules))
         if steps == 2:
             # The second step of equal sums (R7.1), advancing the marker the
@@ -427,10 +403,8 @@ def _stop_aspects(state: State) -> list[Aspect]:
     heights = state.rules.heights
     aspects = []
     for column, space in state.markers.items():
-        aspects.append(
-            _aspect(f"the square in column {column}", [f"square {me} {column}"], ["R11.2"])
-        )
-        theirs = [f"square {p} {column}" for p in others]
+        aspects.append(_aspect(f"the square in column {column}", [Square(me, column)], ["R11.2"]))
+        theirs = [Square(p, column) for p in others]
         if heights[column] - space <= 1:
             # On the top space the stop wins the column; one below, a board one
             # space shorter would make it won.
@@ -450,15 +424,15 @@ def _stop_aspects(state: State) -> list[Aspect]:
         aspects.append(_aspect("the game won", _TURN_FIELDS, event_rules))
     else:
         if held >= 1 and held >= target - 1:
-            aspects.append(_aspect("the game not yet won", ["event", "phase"], event_rules))
-        aspects.append(_aspect("the next player", ["player", "phase"], ["R2.3", "R11.4"]))
+            aspects.append(_aspect("the game not yet won", [Part.EVENT, Part.PHASE], event_rules))
+        aspects.append(_aspect("the next player", [Part.PLAYER, Part.PHASE], ["R2.3", "R11.4"]))
     shared = any(
         state.squares[p].get(c) == space for c, space in state.markers.items() for p in others
     )
     if state.rules.variant is Variant.B:
-        aspects.append(_aspect("whether the stop is allowed", ["refused"], ["R14.2"]))
+        aspects.append(_aspect("whether the stop is allowed", [Part.REFUSED], ["R14.2"]))
     elif shared:
-        aspects.append(_aspect("whether the stop is allowed", ["refused"], ["R13.1"]))
+        aspects.append(_aspect("whether the stop is allowed", [Part.REFUSED], ["R13.1"]))
     return aspects
 
 

@@ -1,0 +1,17 @@
+"""The game-neutral parts of the conformance suite, which any game's suite runs on.
+
+These modules import nothing of Can't Stop: a game hands its suite in as a
+:class:`~cantstop.conformance.layer.suite.GameSuite` (its case kinds and their
+checks, what a port's ``hello`` may declare, how a failing case is asked
+again).  They are written to move unchanged into the game-neutral layer
+(``dicekit``):
+
+- :mod:`~cantstop.conformance.layer.lines`: one protocol line, read defensively;
+- :mod:`~cantstop.conformance.layer.compare`: JSON comparison and text safe to show;
+- :mod:`~cantstop.conformance.layer.port`: the port process and its requests;
+- :mod:`~cantstop.conformance.layer.cases`: vector files, known failures, selection;
+- :mod:`~cantstop.conformance.layer.run`: the run loop and its results;
+- :mod:`~cantstop.conformance.layer.ranking`: the suspect rules of a run;
+- :mod:`~cantstop.conformance.layer.suite`: the interface a game's suite provides;
+- :mod:`~cantstop.conformance.layer.vectorfiles`: writing vector files.
+"""

@@ -1,0 +1,78 @@
+"""The interface a game's conformance suite hands to the game-neutral harness.
+
+The harness runs vector files, talks to a port and ranks suspect rules for
+any game; what it needs to know of the game is one :class:`GameSuite` value:
+the name its vector files carry, the protocol version, a check for each kind
+of case, what a port may declare in ``hello``, and how the failing cases of a
+kind are asked again for the diagnosis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from cantstop.conformance.layer.port import Port
+    from cantstop.conformance.layer.ranking import Evidence
+
+__all__ = ["Ask", "Case", "Check", "GameSuite", "Message"]
+
+#: One case of a vector file, as JSON.
+Case = dict[str, Any]
+#: One request or answer of the protocol, as JSON.
+Message = dict[str, Any]
+#: Runs one case against a port; raises ``Mismatch`` or ``PortFailure``.
+Check = Callable[["Port", Case], None]
+#: Sends one request to the port and returns its answer, or ``None`` if the port broke.
+Ask = Callable[[Message], Message | None]
+
+
+class GameSuite(Protocol):
+    """What the game-neutral harness needs from a game's conformance suite."""
+
+    @property
+    def name(self) -> str:
+        """The name every vector file carries (``"cantstop-conformance"``)."""
+        ...
+
+    @property
+    def protocol(self) -> int:
+        """The protocol version the harness sends in ``hello`` and expects back."""
+        ...
+
+    @property
+    def checks(self) -> Mapping[str, Check]:
+        """The check of each kind of case."""
+        ...
+
+    @property
+    def weights(self) -> Mapping[str, float]:
+        """The weight of a failing case of each kind in the ranking (1 when absent)."""
+        ...
+
+    @property
+    def evidence_limits(self) -> Mapping[str, int]:
+        """How many failing cases of each kind the diagnosis asks again, at most."""
+        ...
+
+    @property
+    def default_limit(self) -> int:
+        """How many failing cases of a kind not in ``evidence_limits`` are asked again."""
+        ...
+
+    def supports_problem(self, supports: Mapping[str, Any]) -> str | None:
+        """Say what is wrong with the ``supports`` object of a ``hello`` answer, or ``None``."""
+        ...
+
+    def lacking(self, hello: Message | None, needs: Sequence[str]) -> str | None:
+        """Return the first of ``needs`` the port did not declare, or ``None``."""
+        ...
+
+    def evidence(self, case: Case, ask: Ask) -> Evidence | None:
+        """Ask the requests of a failing case again; return what differs and its rules."""
+        ...
+
+    def rule_titles(self) -> Mapping[str, str]:
+        """Return the title of every rule of the game's spec, by id."""
+        ...
