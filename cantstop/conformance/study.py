@@ -40,7 +40,6 @@ __all__ = [
     "results_path",
     "run_mutant",
     "run_study",
-    "studied",
 ]
 
 Case = dict[str, Any]
@@ -103,15 +102,6 @@ FAST_GAMES = ("2p", "3p-w4", "4p-A", "3p-B")
 FAST_TABLES = 12
 
 
-def studied(cases: Sequence[Case]) -> list[Case]:
-    """Return the cases a seeded bug can fail: all but those of the ``explain`` capability.
-
-    The mutant ports do not declare ``explain`` (``spec/protocol.md``), so they
-    would skip those cases anyway.
-    """
-    return [c for c in cases if "explain" not in c.get("needs", ())]
-
-
 def fast_subset(cases: Sequence[Case]) -> list[Case]:
     """Return the cases the fast study runs: one of each shape, and every spec example.
 
@@ -126,7 +116,7 @@ def fast_subset(cases: Sequence[Case]) -> list[Case]:
     shapes: set[tuple[Any, ...]] = set()
     games: set[str] = set()
     tables = 0
-    for case in studied(cases):
+    for case in cases:
         kind = case["kind"]
         if kind == "example":
             kept.append(case)
@@ -244,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--mutant", action="append", choices=list(MUTANTS), metavar="NAME", help="only these"
     )
     args = parser.parse_args(argv)
-    cases = studied(harness.load_cases(generate.vectors_dir()))
+    cases = harness.load_cases(generate.vectors_dir())
     if args.subset == "fast":
         cases = fast_subset(cases)
     outcomes = run_study(
