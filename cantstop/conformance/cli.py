@@ -52,15 +52,15 @@ def _number(option: str, text: str, kind: type[int] | type[float]) -> float:
     return value
 
 
-def _writable(path: Path) -> None:
-    """Check, before the run, that a report can be written at ``path``."""
+def _writable(path: Path, option: str) -> None:
+    """Check, before the run, that the report of ``option`` can be written at ``path``."""
     if path.is_dir():
-        raise _UsageError(f"--report {path}: it is a directory")
+        raise _UsageError(f"{option} {path}: it is a directory")
     folder = path.parent
     if not folder.is_dir():
-        raise _UsageError(f"--report {path}: no such directory {folder}")
+        raise _UsageError(f"{option} {path}: no such directory {folder}")
     if not os.access(path if path.exists() else folder, os.W_OK):
-        raise _UsageError(f"--report {path}: permission denied")
+        raise _UsageError(f"{option} {path}: permission denied")
 
 
 class _Progress:
@@ -138,7 +138,11 @@ def _run_conform(args: argparse.Namespace) -> int:
     if args.max_port_failures is not None:
         breaker = int(_number("--max-port-failures", args.max_port_failures, int))
     if args.report is not None:
-        _writable(args.report)
+        _writable(args.report, "--report")
+    installed = generate.versions()
+    version = None if args.suite_version is None else _version(args.suite_version, installed)
+    if args.vectors is not None and version is not None:
+        raise _UsageError("--vectors and --suite-version name two suites: give one")
     command = list(args.port)
     if command and command[0] == "--":
         command = command[1:]
@@ -150,26 +154,28 @@ def _run_conform(args: argparse.Namespace) -> int:
                 "or give a port command: cantstop conform -- CMD ARGS..."
             )
         command = found
-    directory = args.vectors or generate.vectors_dir()
-    try:
-        everything = harness.load_cases(directory)
-        known = harness.read_known_failures(args.known_failures) if args.known_failures else []
-    except harness.HarnessError as exc:
-        raise _UsageError(str(exc)) from None
-    unmatched = harness.unmatched_entries(known, everything)
-    if unmatched:
-        shown = ", ".join(repr(e) for e in unmatched[:5])
-        more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
-        raise _UsageError(
-            f"{args.known_failures}: {_plural(len(unmatched), 'entry matches', 'entries match')} "
-            f"no case of the suite: {shown}{more}"
-        )
-    cases = harness.select(everything, args.run_globs, args.skip_globs)
-    if not cases:
-        chosen = " ".join(f"--run {g!r}" for g in args.run_globs)
-        chosen += "".join(f" --skip {g!r}" for g in args.skip_globs)
-        raise _UsageError(f"no case selected: {chosen.strip()} leaves none of {len(everything):,}")
-    print(f"Running {_plural(len(cases), 'case')} against: {' '.join(command)}", flush=True)
+    known = _known(args)
+    # The options are checked against the suite before the port starts: the chosen
+    # version, else the newest, which runs unless the port names another in hello.
+    tentative = version or (installed[-1] if installed else generate.SUITE_VERSION)
+    cases, everything = _cases(args, known, tentative)
+    if args.vectors is not None:
+        version = harness.files_version(args.vectors)
+    elif version is None:
+        try:
+            hello = harness.handshake(command, timeout)
+        except harness.PortFailure as exc:
+            print(f"cantstop conform: error: the port could not start: {exc}", file=sys.stderr)
+            return 2
+        version = _pinned(hello, installed) or tentative
+        if version != tentative:
+            cases, everything = _cases(args, known, version)
+    print(
+        f"Running {_plural(len(cases), 'case')} of suite v{version} against: {' '.join(command)}"
+        if version is not None
+        else f"Running {_plural(len(cases), 'case')} against: {' '.join(command)}",
+        flush=True,
+    )
     progress = _Progress(len(cases), sys.stderr) if sys.stderr.isatty() else None
     try:
         run = harness.run_suite(
@@ -179,6 +185,7 @@ def _run_conform(args: argparse.Namespace) -> int:
             known=known,
             progress=progress,
             max_port_failures=breaker,
+            version=version,
         )
     finally:
         if progress is not None:
@@ -187,6 +194,9 @@ def _run_conform(args: argparse.Namespace) -> int:
         run.diagnose(cases, timeout=timeout)  # asks the failing cases again
     if run.hello is not None:
         print(f"Port: {run.hello.get('name', '(unnamed)')}")
+        pinned = run.hello.get("suite_version")
+        if args.suite_version is not None and pinned not in (None, version):
+            print(f"The port targets suite v{pinned}; v{version} ran, as --suite-version asks.")
     if args.report:
         try:
             args.report.write_text(json.dumps(run.report(), indent=1) + "\n", encoding="utf-8")
@@ -209,6 +219,75 @@ def _run_conform(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return status
+
+
+def _version(text: str, installed: list[int]) -> int:
+    """Return the suite version ``--suite-version`` names; it must be installed."""
+    number = int(_number("--suite-version", text, int))
+    if number not in installed:
+        raise _UsageError(
+            f"--suite-version {number}: this installation has suite {_versions(installed)}"
+        )
+    return number
+
+
+def _versions(installed: list[int]) -> str:
+    return ", ".join(f"v{v}" for v in installed) or "no version"
+
+
+def _pinned(hello: dict[str, Any], installed: list[int]) -> int | None:
+    """Return the suite version a port's ``hello`` names, or ``None`` when it names none."""
+    pinned = hello.get("suite_version")
+    if pinned is None:
+        return None
+    if type(pinned) is not int:
+        shown = json.dumps(pinned)[:40]
+        raise _UsageError(f"the port's hello names suite_version {shown}, not a version number")
+    if pinned not in installed:
+        raise _UsageError(
+            f"the port targets suite v{pinned}, which this installation lacks "
+            f"(it has {_versions(installed)}): install the cantstop release that has it, "
+            "or run another version with --suite-version"
+        )
+    return pinned
+
+
+def _known(args: argparse.Namespace) -> list[str]:
+    from cantstop.conformance import harness
+
+    if not args.known_failures:
+        return []
+    try:
+        return harness.read_known_failures(args.known_failures)
+    except harness.HarnessError as exc:
+        raise _UsageError(str(exc)) from None
+
+
+def _cases(
+    args: argparse.Namespace, known: list[str], version: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the selected cases and all the cases of the suite; check the entries against them."""
+    from cantstop.conformance import generate, harness
+
+    directory = args.vectors or generate.vectors_dir(version)
+    try:
+        everything = harness.load_cases(directory)
+    except harness.HarnessError as exc:
+        raise _UsageError(str(exc)) from None
+    unmatched = harness.unmatched_entries(known, everything)
+    if unmatched:
+        shown = ", ".join(repr(e) for e in unmatched[:5])
+        more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
+        raise _UsageError(
+            f"{args.known_failures}: {_plural(len(unmatched), 'entry matches', 'entries match')} "
+            f"no case of the suite: {shown}{more}"
+        )
+    cases = harness.select(everything, args.run_globs, args.skip_globs)
+    if not cases:
+        chosen = " ".join(f"--run {g!r}" for g in args.run_globs)
+        chosen += "".join(f" --skip {g!r}" for g in args.skip_globs)
+        raise _UsageError(f"no case selected: {chosen.strip()} leaves none of {len(everything):,}")
+    return cases, everything
 
 
 def _stale_glob(glob: str, everything: list[dict[str, Any]], run: harness.Run) -> str | None:
@@ -308,7 +387,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="time allowed for each case (default: 10)",
     )
     conform.add_argument(
-        "--vectors", type=Path, metavar="DIR", help="directory of vector files (default: v1)"
+        "--vectors",
+        type=Path,
+        metavar="DIR",
+        help="directory of vector files (default: the suite version the port names in hello, "
+        "else the newest)",
+    )
+    conform.add_argument(
+        "--suite-version",
+        metavar="N",
+        help="run version N of the suite (spec/conformance/vN), whatever the port names",
     )
     conform.add_argument(
         "--max-failures",

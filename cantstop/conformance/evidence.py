@@ -10,8 +10,9 @@ of the wrong type is a difference, never an exception.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cantstop.conformance.blame import (
@@ -59,6 +60,8 @@ def evidence(case: Case, ask: Ask) -> Evidence | None:
         return _notation_evidence(case, ask)
     if kind == "explain":
         return _explain_evidence(case, ask)
+    if kind == "example" and ("text" in case or "action_text" in case):
+        return _text_example_evidence(case, ask)
     if kind == "example" and "state" in case and not case.get("actions"):
         # A spec example about one position: its counts, or its legal moves.
         if "perft" in case["expect"]:
@@ -211,7 +214,7 @@ def _notation_evidence(case: Case, ask: Ask) -> Evidence | None:
     got = _shown(answer)
     if "error" in expect:
         if answer.get("ok") is False and _error_rule(answer) == expect["error"]:
-            return None
+            return _position_evidence(case["id"], request, answer, expect)
         what = "accepted" if answer.get("ok") is True else "refused under another rule"
         return Evidence(case["id"], {expect["error"]: 1.0}, what, shown, request, expect, got)
     if answer.get("ok") is not True:
@@ -293,6 +296,35 @@ def _explain_evidence(case: Case, ask: Ask) -> Evidence | None:
     what = "statements the rules do not give" if extra else "the fields of the explanation"
     shown = extra[0] if extra else got
     return Evidence(case["id"], uniform(case["rules"]), what, state, request, None, shown)
+
+
+def _text_example_evidence(case: Case, ask: Ask) -> Evidence | None:
+    """Ask again a spec example about text that must be refused: the rule, then the position."""
+    op, key = ("state", "text") if "text" in case else ("action", "action_text")
+    request: Message = {"op": op, "text": case[key]}
+    answer = answer_of(ask, request)
+    expect = case["expect"]
+    if answer.get("ok") is False and _error_rule(answer) == expect["error"]:
+        return _position_evidence(case["id"], request, answer, expect)
+    what = "accepted" if answer.get("ok") is True else "refused under another rule"
+    return Evidence(
+        case["id"], {expect["error"]: 1.0}, what, case[key], request, expect, _shown(answer)
+    )
+
+
+def _position_evidence(
+    case_id: str, request: Message, answer: Message, expect: Mapping[str, Any]
+) -> Evidence | None:
+    """Blame N1.6 when text is refused under the right rule but the error points elsewhere."""
+    error = answer.get("error")
+    if "at" not in expect or not isinstance(error, dict) or "at" not in error:
+        return None
+    if same_json(error["at"], expect["at"]):
+        return None
+    what = f"the error points at {json.dumps(error['at'])[:40]}, expected {expect['at']}"
+    text = request.get("text")
+    shown = text if isinstance(text, str) else ""
+    return Evidence(case_id, {"N1.6": 1.0}, what, shown, request, dict(expect), _shown(answer))
 
 
 def _error_rule(answer: Message) -> str | None:

@@ -1,7 +1,9 @@
-"""Write the conformance vectors under ``spec/conformance/v1/`` from the spec and the engine.
+"""Write the newest conformance vectors under ``spec/conformance/vN/`` from the spec and the engine.
 
 ``python -m cantstop.conformance.generate`` (or ``cantstop conform --regenerate``)
-rewrites every file; the output depends only on this package, the spec and
+rewrites every file of the newest version, :data:`SUITE_VERSION`; a released
+version is frozen, and a change to any expected answer is a new version
+(``spec/CHANGES.md``).  The generator the output depends only on this package, the spec and
 the engine, never on the clock or on hash seeds, so a second run gives the
 same bytes.  The case kinds and their fields are described in
 ``spec/protocol.md`` and in ``schema.json``.  The cases of each file are drawn
@@ -33,6 +35,7 @@ from cantstop.conformance.cases_play import (
     spec_examples,
 )
 from cantstop.conformance.cases_text import invalid_cases, notation_cases
+from cantstop.conformance.layer.cases import suite_versions
 from cantstop.conformance.layer.suite import Case
 from cantstop.conformance.layer.vectorfiles import render as _render
 from cantstop.conformance.layer.vectorfiles import write_files
@@ -51,19 +54,31 @@ __all__ = [
     "play_game",
     "render",
     "state_pool",
+    "suite_root",
     "vectors_dir",
+    "versions",
     "write",
 ]
 
 #: The name every vector file carries.
 SUITE = "cantstop-conformance"
-#: The version of the vector format; it is also the directory name (``v1``).
-SUITE_VERSION = 1
+#: The newest version of the suite: the one the generator writes; also the directory name.
+SUITE_VERSION = 2
 
 
-def vectors_dir() -> Path:
-    """Return the directory of the current vector files (``spec/conformance/v1``)."""
-    return spec_dir() / "conformance" / f"v{SUITE_VERSION}"
+def suite_root() -> Path:
+    """Return the folder of every version of the suite (``spec/conformance``)."""
+    return spec_dir() / "conformance"
+
+
+def vectors_dir(version: int = SUITE_VERSION) -> Path:
+    """Return the directory of the vector files of ``version`` (``spec/conformance/v2``)."""
+    return suite_root() / f"v{version}"
+
+
+def versions() -> list[int]:
+    """Return the suite versions installed, oldest first."""
+    return suite_versions(suite_root())
 
 
 #: The vector files: name, description, builder from the state pool.

@@ -35,6 +35,7 @@ from cantstop.conformance.layer import cases as _cases
 from cantstop.conformance.layer import run as _run
 from cantstop.conformance.layer.cases import (
     HarnessError,
+    files_version,
     is_glob,
     read_known_failures,
     select,
@@ -61,6 +62,8 @@ __all__ = [
     "PortFailure",
     "Run",
     "explanation_difference",
+    "files_version",
+    "handshake",
     "is_glob",
     "load_cases",
     "read_known_failures",
@@ -88,13 +91,15 @@ def run_suite(
     known: Sequence[str] = (),
     progress: Callable[[CaseResult], None] | None = None,
     max_port_failures: int = MAX_PORT_FAILURES,
+    version: int | None = None,
 ) -> Run:
     """Run ``cases`` against the port started by ``command``; return the results.
 
     The run stops early (``Run.stopped``) when the port cannot start or
     fails the handshake the first time, or when ``max_port_failures`` cases in
     a row end in a port failure.  ``known`` holds known-failures entries
-    (:func:`read_known_failures`).
+    (:func:`read_known_failures`); ``version`` is the suite version the cases
+    come from, which the summary names.
     """
     return _run.run_suite(
         command,
@@ -104,4 +109,18 @@ def run_suite(
         known=known,
         progress=progress,
         max_port_failures=max_port_failures,
+        version=version,
     )
+
+
+def handshake(command: Sequence[str], timeout: float = 10.0) -> dict[str, object]:
+    """Start the port, shake hands and stop it; return its ``hello`` answer.
+
+    Raise :class:`PortFailure` when the port cannot start or fails the handshake.
+    """
+    port = Port(command, timeout, protocol=SUITE.protocol, supports=SUITE.supports_problem)
+    try:
+        port.begin_case()
+        return port.start()
+    finally:
+        port.stop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from cantstop.conformance.layer.suite import Case
 
 __all__ = [
     "HarnessError",
+    "files_version",
     "is_glob",
     "load_cases",
     "read_known_failures",
     "select",
+    "suite_versions",
     "unmatched_entries",
 ]
 
@@ -116,3 +119,37 @@ def select(cases: list[Case], run: Sequence[str], skip: Sequence[str]) -> list[C
         if (not run or any(fnmatch.fnmatchcase(c["id"], g) for g in run))
         and not any(fnmatch.fnmatchcase(c["id"], g) for g in skip)
     ]
+
+
+def suite_versions(root: Path) -> list[int]:
+    """Return the suite versions under ``root`` (folders ``v1``, ``v2``...), oldest first.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     for name in ("v2", "v10", "v1", "vx", "notes"):
+    ...         (Path(tmp) / name).mkdir()
+    ...     suite_versions(Path(tmp))
+    [1, 2, 10]
+    """
+    if not root.is_dir():
+        return []
+    found = [p.name for p in root.iterdir() if p.is_dir() and re.fullmatch(r"v[1-9][0-9]*", p.name)]
+    return sorted(int(name[1:]) for name in found)
+
+
+def files_version(directory: Path) -> int | None:
+    """Return the version every vector file in ``directory`` names in its header, or ``None``.
+
+    ``None`` when the files name different versions, or one cannot be read.
+    """
+    seen = set()
+    for path in sorted(directory.glob("*.json")):
+        if path.name == "schema.json":
+            continue
+        try:
+            head = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        version = head.get("version") if isinstance(head, dict) else None
+        seen.add(version if type(version) is int else None)
+    return seen.pop() if len(seen) == 1 else None

@@ -81,6 +81,8 @@ class Run:
     diagnosis: Diagnosis | None = None
     #: The game's suite the cases belong to: it says how to ask them again.
     suite: GameSuite | None = field(default=None, repr=False)
+    #: The version of the suite the cases come from, when known.
+    version: int | None = None
 
     def count(self, status: str) -> int:
         """Return how many cases have ``status``."""
@@ -172,6 +174,7 @@ class Run:
         """Return the JSON report of the run."""
         return {
             "suite": self.suite.name if self.suite is not None else None,
+            "suite_version": self.version,
             "version": 1,
             "command": self.command,
             "port": self.hello,
@@ -211,7 +214,8 @@ class Run:
             yield f"{_plural(known, 'known failure')} still {'fails' if known == 1 else 'fail'}"
         if self.stopped is not None:
             yield f"The run stopped after {len(self.results)} of {_plural(self.selected, 'case')}."
-        yield f"{self.count('passed')} passed, {self.count('failed')} failed"
+        ran = f" (suite v{self.version})" if self.version is not None else ""
+        yield f"{self.count('passed')} passed, {self.count('failed')} failed{ran}"
 
 
 def _plural(n: int, noun: str) -> str:
@@ -253,6 +257,7 @@ def run_suite(
     known: Sequence[str] = (),
     progress: Callable[[CaseResult], None] | None = None,
     max_port_failures: int = MAX_PORT_FAILURES,
+    version: int | None = None,
 ) -> Run:
     """Run ``cases`` against the port started by ``command``; return the results.
 
@@ -329,4 +334,13 @@ def run_suite(
             else:
                 blamed.diagnosis.append(message)
     _classify(results, known)
-    return Run(results, hello, list(command), port.starts, stopped, len(cases), suite=suite)
+    return Run(
+        results,
+        hello,
+        list(command),
+        port.starts,
+        stopped,
+        len(cases),
+        suite=suite,
+        version=version,
+    )
