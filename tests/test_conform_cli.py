@@ -56,6 +56,8 @@ def _bad_arguments(tmp_path: Path) -> dict[str, list[str]]:
         "known failures entry matches nothing": ["--known-failures", str(typo)],
         "report in a missing directory": ["--report", "/nonexistent/x.json"],
         "report is a directory": ["--report", str(folder)],
+        "junit in a missing directory": ["--junit", "/nonexistent/junit.xml"],
+        "junit is a directory": ["--junit", str(folder)],
         "timeout zero": ["--timeout", "0"],
         "timeout negative": ["--timeout", "-1"],
         "timeout not a number": ["--timeout", "abc"],
@@ -78,6 +80,7 @@ MESSAGES = {
     "known failures entry matches nothing": "2 entries match no case of the suite: "
     "'spec-E9999', 'spce-*'",
     "report in a missing directory": "--report /nonexistent/x.json: no such directory",
+    "junit in a missing directory": "--junit /nonexistent/junit.xml: no such directory",
     "timeout zero": "--timeout takes a number of seconds above 0, not '0'",
     "max failures a fraction": "--max-failures takes a whole number above 0, not '1.5'",
 }

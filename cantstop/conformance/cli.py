@@ -139,6 +139,8 @@ def _run_conform(args: argparse.Namespace) -> int:
         breaker = int(_number("--max-port-failures", args.max_port_failures, int))
     if args.report is not None:
         _writable(args.report, "--report")
+    if args.junit is not None:
+        _writable(args.junit, "--junit")
     installed = generate.versions()
     version = None if args.suite_version is None else _version(args.suite_version, installed)
     if args.vectors is not None and version is not None:
@@ -209,6 +211,13 @@ def _run_conform(args: argparse.Namespace) -> int:
                 print(note)
         for line in run.summary_lines(verbose=args.verbose, limit=limit):
             print(line)
+    if args.junit:
+        from cantstop.conformance.layer.report import junit_xml, write_text
+
+        try:
+            write_text(args.junit, junit_xml(run))
+        except OSError as exc:
+            raise _UsageError(f"--junit {args.junit}: {exc.strerror or exc}") from None
     status = run.exit_status()
     if run.stopped is not None:
         print(f"cantstop conform: error: {run.stopped}", file=sys.stderr)
@@ -379,6 +388,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     conform.add_argument(
         "--report", type=Path, metavar="FILE", help="write a JSON report (checked before the run)"
+    )
+    conform.add_argument(
+        "--junit",
+        type=Path,
+        metavar="FILE",
+        help="write a JUnit XML report for CI (one testcase per case; checked before the run)",
     )
     conform.add_argument(
         "--timeout",

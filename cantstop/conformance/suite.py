@@ -82,6 +82,21 @@ class CantStopSuite:
                 return need
         return None
 
+    def need_words(self, need: str) -> str:
+        """Return how a summary names a need of a case.
+
+        >>> [SUITE.need_words(n) for n in ("explain", "heights", "players=3", "variant=B")]
+        ['the capability explain', 'custom boards (heights)', '3 players', 'Variant B']
+        """
+        key, _, value = need.partition("=")
+        if key == "players":
+            return f"{value} player" + ("" if value == "1" else "s")
+        if key == "variant":
+            return f"Variant {value}"
+        if key == "heights":
+            return "custom boards (heights)"
+        return f"the capability {need}"
+
     def evidence(self, case: Case, ask: Ask) -> Evidence | None:
         """Ask the requests of a failing case again; return what differs and its rules."""
         return evidence(case, ask)

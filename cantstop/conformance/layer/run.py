@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +51,8 @@ class CaseResult:
     message: str = ""
     diagnosis: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: For a skipped case, what it needs that the port lacks (``explain``, ``players=3``).
+    need: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Return the result as a JSON object for the report."""
@@ -159,6 +162,13 @@ class Run:
         weights = self.suite.weights if self.suite is not None else None
         return rank(self.results, weights=weights)
 
+    def _skipped_line(self) -> str:
+        """Say how many cases were left out, and for what the port lacks."""
+        needs = Counter(r.need for r in self.results if r.status == "skipped")
+        words = self.suite.need_words if self.suite is not None else str
+        parts = ", ".join(f"{words(need)} ({n:,})" for need, n in needs.most_common())
+        return f"{self.count('skipped'):,} skipped, for what the port does not support: {parts}"
+
     def _suite(self) -> GameSuite:
         if self.suite is None:
             raise ValueError("this run has no suite to ask its failing cases again")
@@ -208,7 +218,7 @@ class Run:
         if self.starts > 1:
             yield f"The port was started {self.starts} times."
         if self.count("skipped"):
-            yield f"{self.count('skipped')} skipped (options the port does not support)"
+            yield self._skipped_line()
         if self.count("known"):
             known = self.count("known")
             yield f"{_plural(known, 'known failure')} still {'fails' if known == 1 else 'fail'}"
@@ -294,6 +304,7 @@ def run_suite(
                 if lacking is not None:
                     result.status = "skipped"
                     result.message = f"the port does not support {lacking}"
+                    result.need = lacking
                 else:
                     suite.checks[case["kind"]](port, case)
                 in_a_row = 0

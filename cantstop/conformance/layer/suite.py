@@ -69,6 +69,10 @@ class GameSuite(Protocol):
         """Return the first of ``needs`` the port did not declare, or ``None``."""
         ...
 
+    def need_words(self, need: str) -> str:
+        """Return how a summary names a need of a case (``the capability explain``)."""
+        ...
+
     def evidence(self, case: Case, ask: Ask) -> Evidence | None:
         """Ask the requests of a failing case again; return what differs and its rules."""
         ...
