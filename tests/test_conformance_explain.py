@@ -161,7 +161,10 @@ def test_a_port_without_the_capability_skips_the_explain_cases(tmp_path: Path) -
     assert {r.message for r in skipped} == {"the port does not support explain"}
     assert run.count("passed") == len(spec)
     assert run.exit_status() == 0
-    assert f"{len(SAMPLE)} skipped (options the port does not support)" in run.summary_lines()
+    assert (
+        f"{len(SAMPLE)} skipped, for what the port does not support: "
+        f"the capability explain ({len(SAMPLE)})"
+    ) in run.summary_lines()
 
 
 def test_a_port_that_declares_explain_false_skips_them_and_all_skipped_is_exit_2(
