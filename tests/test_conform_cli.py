@@ -63,6 +63,7 @@ def _bad_arguments(tmp_path: Path) -> dict[str, list[str]]:
         "timeout not a number": ["--timeout", "abc"],
         "timeout NaN": ["--timeout", "nan"],
         "timeout infinite": ["--timeout", "inf"],
+        "timeout beyond a day": ["--timeout", "1e10"],
         "max failures zero": ["--max-failures", "0"],
         "max failures negative": ["--max-failures", "-3"],
         "max failures a fraction": ["--max-failures", "1.5"],
@@ -81,7 +82,8 @@ MESSAGES = {
     "'spec-E9999', 'spce-*'",
     "report in a missing directory": "--report /nonexistent/x.json: no such directory",
     "junit in a missing directory": "--junit /nonexistent/junit.xml: no such directory",
-    "timeout zero": "--timeout takes a number of seconds above 0, not '0'",
+    "timeout zero": "--timeout takes a number of seconds above 0 and at most 86,400, not '0'",
+    "timeout beyond a day": "--timeout takes a number of seconds above 0 and at most 86,400",
     "max failures a fraction": "--max-failures takes a whole number above 0, not '1.5'",
 }
 

@@ -111,9 +111,7 @@ def test_the_version_a_port_names_runs(
     assert out[-1] == f"2 passed, 0 failed (suite v{ran})"
 
 
-def test_the_option_chooses_the_version(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_option_chooses_the_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--suite-version`` runs the version it names, and says so when the port names another."""
     port = _pinned_port(tmp_path, "2")
     status = main(["conform", "--suite-version", "1", "--run", "spec-E001", "--", *port])

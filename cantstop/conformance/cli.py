@@ -39,14 +39,22 @@ class _UsageError(Exception):
     """A bad option or an unusable file: one line on stderr, exit status 2."""
 
 
-def _number(option: str, text: str, kind: type[int] | type[float]) -> float:
-    """Return the number ``text`` given to ``option``; it must be finite and above 0."""
+#: The longest ``--timeout``: a day.
+MAX_TIMEOUT = 86_400
+
+
+def _number(
+    option: str, text: str, kind: type[int] | type[float], most: float | None = None
+) -> float:
+    """Return the number ``text`` given to ``option``: finite, above 0 and at most ``most``."""
     try:
         value = kind(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0):
+    if not (math.isfinite(value) and value > 0 and (most is None or value <= most)):
         what = "a whole number above 0" if kind is int else "a number of seconds above 0"
+        if most is not None:
+            what += f" and at most {most:,}"
         shown = text if len(text) <= 20 else text[:20] + "..."
         raise _UsageError(f"{option} takes {what}, not {shown!r}")
     return value
@@ -132,7 +140,7 @@ def _run_conform(args: argparse.Namespace) -> int:
         counts = generate.write(args.vectors)
         print(f"{sum(counts.values())} cases written to {args.vectors or generate.vectors_dir()}")
         return 0
-    timeout = _number("--timeout", args.timeout, float)
+    timeout = _number("--timeout", args.timeout, float, MAX_TIMEOUT)
     limit = int(_number("--max-failures", args.max_failures, int))
     breaker = harness.MAX_PORT_FAILURES
     if args.max_port_failures is not None:
@@ -199,11 +207,6 @@ def _run_conform(args: argparse.Namespace) -> int:
         pinned = run.hello.get("suite_version")
         if args.suite_version is not None and pinned not in (None, version):
             print(f"The port targets suite v{pinned}; v{version} ran, as --suite-version asks.")
-    if args.report:
-        try:
-            args.report.write_text(json.dumps(run.report(), indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise _UsageError(f"--report {args.report}: {exc.strerror or exc}") from None
     if run.results:
         for glob in (e for e in known if harness.is_glob(e)):
             note = _stale_glob(glob, everything, run)
@@ -211,9 +214,16 @@ def _run_conform(args: argparse.Namespace) -> int:
                 print(note)
         for line in run.summary_lines(verbose=args.verbose, limit=limit):
             print(line)
-    if args.junit:
-        from cantstop.conformance.layer.report import junit_xml, write_text
+    # The reports come after the summary, so a full disk cannot hide it; each is
+    # written whole or not at all.
+    from cantstop.conformance.layer.report import junit_xml, write_text
 
+    if args.report:
+        try:
+            write_text(args.report, json.dumps(run.report(), indent=1) + "\n")
+        except OSError as exc:
+            raise _UsageError(f"--report {args.report}: {exc.strerror or exc}") from None
+    if args.junit:
         try:
             write_text(args.junit, junit_xml(run))
         except OSError as exc:
@@ -225,6 +235,12 @@ def _run_conform(args: argparse.Namespace) -> int:
         print(
             f"cantstop conform: error: no case ran: the port supports none of the "
             f"{_plural(len(cases), 'selected case')}",
+            file=sys.stderr,
+        )
+    elif status == 1:
+        suffix = f" (suite v{version})" if version is not None else ""
+        print(
+            f"cantstop conform: error: {run.count('failed'):,} of {run.ran:,} cases failed{suffix}",
             file=sys.stderr,
         )
     return status
@@ -313,27 +329,55 @@ def _stale_glob(glob: str, everything: list[dict[str, Any]], run: harness.Run) -
 def _serve(args: argparse.Namespace) -> int:
     from cantstop.conformance.serve import serve
 
-    if args.mutant is not None:
-        from cantstop.conformance.mutants import MutantPort
+    if sys.stdout is None:
+        return _error("serve", "standard output is closed")
+    try:
+        if args.mutant is not None:
+            from cantstop.conformance.mutants import MutantPort
 
-        return serve(answer=MutantPort(args.mutant).handle)
-    return serve()
+            return serve(answer=MutantPort(args.mutant).handle)
+        return serve()
+    except OSError as exc:  # the reader of the answers went away
+        return _error("serve", f"cannot write the answers: {exc.strerror or exc}")
+
+
+def _error(command: str, message: str) -> int:
+    """Print ``cantstop COMMAND: error: MESSAGE`` on standard error, if it is open; return 2."""
+    if sys.stderr is not None:
+        print(f"cantstop {command}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _verify(args: argparse.Namespace) -> int:
     from cantstop.conformance.verify import verify_record
 
     path = args.record
+    if sys.stdout is None:
+        return _error("verify", "standard output is closed")
     if str(path) == "-":
         problem = "- (stdin) is not read: give the record as a file"
     elif path.is_dir():
         problem = f"{str(path)!r} is a folder, not a record file"
+    elif path.exists() and not path.is_file():
+        problem = f"{str(path)!r} is not a regular file ({_kind_of(path)})"
     elif not path.is_file():
         problem = f"no such file: {str(path)!r}"
     else:
-        return verify_record(path)
-    print(f"cantstop verify: error: {problem}", file=sys.stderr)
-    return 2
+        return verify_record(path, err=sys.stderr)
+    return _error("verify", problem)
+
+
+def _kind_of(path: Path) -> str:
+    """Return what a path that is not a regular file is: ``a character device``, ``a pipe``."""
+    if path.is_char_device():
+        return "a character device"
+    if path.is_block_device():
+        return "a block device"
+    if path.is_fifo():
+        return "a pipe"
+    if path.is_socket():
+        return "a socket"
+    return "not a file"
 
 
 def _mutant_names() -> list[str]:

@@ -175,6 +175,11 @@ def _short(value: Any, width: int = 1000) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+def _broke(result: Result) -> bool:
+    """Whether a result failed by breaking the protocol (no rule to blame)."""
+    return bool(getattr(result, "protocol", False))
+
+
 # -- ranking ---
 
 
@@ -198,7 +203,7 @@ def rank(
     [('R6.1', 2, 2), ('R6.6', 1, 2)]
     """
     evidence = evidence or {}
-    results = [r for r in results if r.status in ("passed", "failed")]
+    results = [r for r in results if r.status in ("passed", "failed") and not _broke(r)]
     blame_of = _extrapolate(results, evidence, kinds)
     blame: dict[str, float] = defaultdict(float)
     failing: Counter[str] = Counter()
@@ -310,7 +315,7 @@ def diagnose(
         asked: Counter[str] = Counter()
         for result in results:
             case = by_id.get(result.id)
-            if result.status != "failed" or case is None:
+            if result.status != "failed" or case is None or _broke(result):
                 continue
             kind = case["kind"]
             if asked[kind] >= suite.evidence_limits.get(kind, suite.default_limit):

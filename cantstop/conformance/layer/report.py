@@ -2,7 +2,8 @@
 
 :func:`junit_xml` gives one ``<testcase>`` per case, in the Jenkins/Ant form
 that GitLab, Jenkins and the GitHub test-report actions read: a failing case
-holds a ``<failure>`` whose text names the suspect rules, a known failure
+holds a ``<failure>`` whose text names the suspect rules (a protocol failure
+an ``<error>``, which blames no rule), a known failure
 and a case the port cannot run are ``<skipped>`` with the reason.
 :func:`write_text` replaces a report file only once the whole text is written,
 so a full disk leaves the old file (or none), never half a report.
@@ -50,13 +51,15 @@ def junit_xml(run: Run) -> str:
         suite_name += f" v{run.version}"
     prefix = suite_name.replace(" ", ".")
     counts = {s: run.count(s) for s in ("failed", "known", "skipped")}
+    broken = sum(r.status == "failed" and r.protocol for r in run.results)
+    counts["failed"] -= broken
     seconds = sum(r.seconds for r in run.results)
     root = ET.Element(
         "testsuites",
         name=suite_name,
         tests=str(len(run.results)),
         failures=str(counts["failed"]),
-        errors="0",
+        errors=str(broken),
         skipped=str(counts["known"] + counts["skipped"]),
         time=f"{seconds:.3f}",
     )
@@ -66,7 +69,7 @@ def junit_xml(run: Run) -> str:
         name=suite_name,
         tests=str(len(run.results)),
         failures=str(counts["failed"]),
-        errors="0",
+        errors=str(broken),
         skipped=str(counts["known"] + counts["skipped"]),
         time=f"{seconds:.3f}",
         timestamp=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S"),
@@ -99,7 +102,12 @@ def _testcase(suite: ET.Element, result: CaseResult, prefix: str, ranked: list[s
         classname=f"{prefix}.{kind}",
         time=f"{result.seconds:.3f}",
     )
-    if result.status == "failed":
+    if result.status == "failed" and result.protocol:
+        lines = [result.message, *result.diagnosis, "A protocol failure: no rule is suspected."]
+        ET.SubElement(
+            case, "error", message=_text(result.message[:500]), type="protocol"
+        ).text = _text("\n".join(lines))
+    elif result.status == "failed":
         suspects = [rule for rule in ranked if rule in result.rules]
         lines = [result.message, *result.diagnosis]
         if suspects:

@@ -4,9 +4,11 @@ Each case sends one or more requests (the game's suite checks the answers)
 and passes, fails, or is skipped when the port lacks what it needs.  A port
 that crashes, hangs, prints something that is not a response, or closes its
 output fails the case at hand; the harness then starts it again and goes on
-with the next case.  A port that cannot start, fails the handshake, or fails
-:data:`MAX_PORT_FAILURES` cases in a row that way stops the run: the result
-says why (``Run.stopped``), and :meth:`Run.exit_status` is 2.  An answer that
+with the next case.  A port that cannot start, fails the handshake, fails
+:data:`MAX_PORT_FAILURES` cases in a row that way, or leaves twice that many
+requests unanswered within the timeout in all stops the run: the result says
+why (``Run.stopped``), and :meth:`Run.exit_status` is 2.  A failure of the
+protocol blames no rule: it fails its case, and the ranking leaves it out.  An answer that
 comes twice is blamed on the request it answers, not on the case that happens
 to read it.  After a run, :meth:`Run.diagnose` asks the failing cases again
 and ranks the rules they point at (:mod:`~cantstop.conformance.layer.ranking`).
@@ -23,7 +25,7 @@ from typing import Any
 
 from cantstop.conformance.layer.cases import is_glob
 from cantstop.conformance.layer.compare import Mismatch, printable
-from cantstop.conformance.layer.port import Port, PortFailure
+from cantstop.conformance.layer.port import STRAYS_KEPT, Port, PortFailure
 from cantstop.conformance.layer.ranking import Diagnosis, Suspect, diagnose, rank
 from cantstop.conformance.layer.suite import Case, GameSuite, Message
 
@@ -53,10 +55,15 @@ class CaseResult:
     seconds: float = 0.0
     #: For a skipped case, what it needs that the port lacks (``explain``, ``players=3``).
     need: str = ""
+    #: Whether the case failed by breaking the protocol (a crash, a hang, a line that is
+    #: not its answer) rather than by a wrong answer: no rule is to blame for it.
+    protocol: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """Return the result as a JSON object for the report."""
         out: dict[str, Any] = {"id": self.id, "status": self.status, "rules": self.rules}
+        if self.protocol:
+            out["protocol"] = True
         if self.message:
             out["message"] = self.message
         if self.diagnosis:
@@ -213,6 +220,12 @@ class Run:
                     yield f"    {line}"
         if shown > limit:
             yield f"... and {_plural(shown - limit, 'more failure')} (see --report)"
+        broken = sum(r.status == "failed" and r.protocol for r in self.results)
+        if broken:
+            yield (
+                f"{_plural(broken, 'case')} failed by breaking the protocol; "
+                "no rule is suspected for them."
+            )
         if self.stopped is None:  # a stopped run shows port faults, not rules
             yield from self._diagnosis().lines()
         if self.starts > 1:
@@ -280,7 +293,7 @@ def run_suite(
     results: list[CaseResult] = []
     hello: Message | None = None
     stopped: str | None = None
-    in_a_row = 0
+    in_a_row = hangs = 0
     try:
         for index, case in enumerate(cases):
             began = time.perf_counter()
@@ -316,8 +329,10 @@ def run_suite(
             except PortFailure as exc:
                 result.status = "failed"
                 result.message = f"port failure: {exc}"
+                result.protocol = True
                 port.stop(kill=True)
                 in_a_row += 1
+                hangs += exc.hang
             except Exception as exc:  # an answer of a shape no check foresaw: the case fails
                 result.status = "failed"
                 result.message = f"malformed answer: {type(exc).__name__}: {printable(str(exc))}"
@@ -332,6 +347,12 @@ def run_suite(
                     f"each followed by a restart; the last: {result.message}"
                 )
                 break
+            if hangs >= 2 * max_port_failures:
+                stopped = (
+                    f"{_plural(hangs, 'request')} went unanswered within the timeout, "
+                    f"each followed by a restart; the last: {result.message}"
+                )
+                break
         else:
             port.stop(collect=True)
     finally:
@@ -342,8 +363,13 @@ def run_suite(
             if blamed.status == "passed":
                 blamed.status = "failed"
                 blamed.message = message
+                blamed.protocol = True
             else:
                 blamed.diagnosis.append(message)
+    for tag, count in port.stray_counts.items():
+        if tag is not None and tag < len(results) and count > STRAYS_KEPT:
+            more = count - STRAYS_KEPT
+            results[tag].diagnosis.append(f"... and {more:,} more lines after its answers")
     _classify(results, known)
     return Run(
         results,
