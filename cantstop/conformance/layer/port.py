@@ -229,8 +229,10 @@ class Port:
         if not kill and proc.poll() is None:
             try:
                 self._send(b'{"seq":-1,"op":"quit"}\n', time.monotonic() + 1, proc)
+                assert proc.stdin is not None
+                proc.stdin.close()  # a port may also stop at the end of its input
                 proc.wait(timeout=1)
-            except (PortFailure, subprocess.TimeoutExpired):
+            except (PortFailure, OSError, subprocess.TimeoutExpired):
                 pass
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)  # the group may be gone already
