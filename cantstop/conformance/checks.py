@@ -21,8 +21,7 @@ from cantstop.conformance.layer.compare import (
     printable,
     same_json,
 )
-from cantstop.conformance.layer.port import Port
-from cantstop.conformance.layer.suite import Case, Check, Message
+from cantstop.conformance.layer.suite import Case, Check, Message, Requester
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_state
 
@@ -59,14 +58,14 @@ def _refused(message: Message, answer: Message) -> str:
     return f"{_asked(message)} was refused {under}: {why}"
 
 
-def _ok(port: Port, message: Message) -> Message:
+def _ok(port: Requester, message: Message) -> Message:
     answer = port.request(message)
     if answer.get("ok") is not True:
         raise Mismatch(_refused(message, answer))
     return answer
 
 
-def _expect_error(port: Port, message: Message, rule: str, at: int | None = None) -> None:
+def _expect_error(port: Requester, message: Message, rule: str, at: int | None = None) -> None:
     answer = port.request(message)
     if answer.get("ok") is not False:
         shown = {k: v for k, v in answer.items() if k not in ("seq", "json")}
@@ -107,14 +106,14 @@ def _moves_diff(got: object, want: list[str]) -> str:
     return ", ".join(parts)
 
 
-def _run_moves(port: Port, case: Case) -> None:
+def _run_moves(port: Requester, case: Case) -> None:
     got = _ok(port, {"op": "moves", "state": case["state"]}).get("moves")
     want = case["expect"]["moves"]
     if not same_json(got, want):
         raise Mismatch(f"legal moves of {case['state']}: {_moves_diff(got, want)}")
 
 
-def _run_apply(port: Port, case: Case) -> None:
+def _run_apply(port: Requester, case: Case) -> None:
     message = {"op": "apply", "state": case["state"], "action": case["action"]}
     expect = case["expect"]
     if "error" in expect:
@@ -126,7 +125,7 @@ def _run_apply(port: Port, case: Case) -> None:
     check_same(f"event of {where}", answer.get("event"), expect["event"])
 
 
-def _run_perft(port: Port, case: Case) -> None:
+def _run_perft(port: Requester, case: Case) -> None:
     answer = _ok(port, {"op": "perft", "state": case["state"]})
     got = (answer.get("choices"), answer.get("busts"))
     want = (case["expect"]["choices"], case["expect"]["busts"])
@@ -145,7 +144,7 @@ def _run_perft(port: Port, case: Case) -> None:
         )
 
 
-def _run_rolls(port: Port, case: Case) -> None:
+def _run_rolls(port: Requester, case: Case) -> None:
     got = _ok(port, {"op": "rolls", "state": case["state"]}).get("moves")
     table = case["expect"]["table"]
     want = [table["".join(map(str, sorted_dice(r.dice)))] for r in ORDERED_ROLLS]
@@ -156,7 +155,7 @@ def _run_rolls(port: Port, case: Case) -> None:
         )
 
 
-def _run_game(port: Port, case: Case) -> None:
+def _run_game(port: Requester, case: Case) -> None:
     expect = case["expect"]
     new = case["new"]
     start = _ok(port, {"op": "new", "rules": new["rules"], "first_player": new["first_player"]})
@@ -181,7 +180,7 @@ def _run_game(port: Port, case: Case) -> None:
         state = after
 
 
-def _run_new(port: Port, case: Case) -> None:
+def _run_new(port: Requester, case: Case) -> None:
     message = {"op": "new", **case["new"]}
     if "error" in case["expect"]:
         _expect_error(port, message, case["expect"]["error"])
@@ -189,8 +188,8 @@ def _run_new(port: Port, case: Case) -> None:
         check_same("the opening state", _ok(port, message).get("state"), case["expect"]["state"])
 
 
-def _run_parse(op: str) -> Callable[[Port, Case], None]:
-    def run(port: Port, case: Case) -> None:
+def _run_parse(op: str) -> Callable[[Requester, Case], None]:
+    def run(port: Requester, case: Case) -> None:
         message: Message = {"op": op}
         for key in ("text", "json"):
             if key in case:
@@ -206,7 +205,7 @@ def _run_parse(op: str) -> Callable[[Port, Case], None]:
     return run
 
 
-def _run_example(port: Port, case: Case) -> None:
+def _run_example(port: Requester, case: Case) -> None:
     expect = case["expect"]
     if "new" in case:
         _run_new(port, {"new": case["new"], "expect": expect})
@@ -327,7 +326,7 @@ def _statement_line(statement: object) -> str:
     return printable(f"[{kind}] {indent}{said} ({cited}).", 400)
 
 
-def _run_explain(port: Port, case: Case) -> None:
+def _run_explain(port: Requester, case: Case) -> None:
     message: Message = {"op": "explain", "state": case["state"]}
     if "action" in case:
         message["action"] = case["action"]

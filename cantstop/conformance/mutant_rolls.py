@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from cantstop.actions import Move, Roll
@@ -56,8 +57,12 @@ class Flaw(enum.Enum):
 ROLL_OPS = frozenset({"moves", "rolls", "perft", "apply"})
 
 
-def roll_bug(flaw: Flaw) -> Respond:
-    """Return a port's answer to ``moves``, ``rolls``, ``perft`` and ``apply`` with ``flaw``."""
+def roll_bug(flaw: Flaw | None) -> Respond:
+    """Return a port's answer to ``moves``, ``rolls``, ``perft`` and ``apply`` with ``flaw``.
+
+    With no flaw the answers are the reference port's: the tests hold the
+    rules of this module to that.
+    """
 
     def respond(request: Message, reference: Handler) -> Message:
         return _respond(flaw, request, reference)
@@ -65,12 +70,13 @@ def roll_bug(flaw: Flaw) -> Respond:
     return respond
 
 
-def _respond(flaw: Flaw, request: Message, reference: Handler) -> Message:
+def _respond(flaw: Flaw | None, request: Message, reference: Handler) -> Message:
     op = request.get("op")
     if op not in ROLL_OPS:
         return reference(request)
     try:
-        state = parse_state(request.get("state"))  # type: ignore[arg-type]
+        text = request.get("state")
+        state = _parsed(text) if isinstance(text, str) else parse_state(text)  # type: ignore[arg-type]
         action = parse_action(request["action"]) if op == "apply" else None
     except (NotationError, KeyError):
         return reference(request)  # the reference refuses it with its rule
@@ -106,7 +112,7 @@ class _RollRules:
     changes it, where its marker lands, or how a pairing's sums combine (R6, R7).
     """
 
-    def __init__(self, state: State, flaw: Flaw) -> None:
+    def __init__(self, state: State, flaw: Flaw | None) -> None:
         self.state = state
         self.flaw = flaw
         self.memo: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
@@ -201,6 +207,12 @@ class _RollRules:
         position = position_of(self.state).with_turn(self.state.player, "d")
         moved = replace(position, markers=tuple(sorted(markers.items())))
         return {"state": moved.text(), "event": "moved"}
+
+
+@lru_cache(maxsize=4096)
+def _parsed(text: str) -> State:
+    """Return the state ``text`` denotes; the same text is read once (states are values)."""
+    return parse_state(text)
 
 
 def position_of(state: State) -> Position:

@@ -13,17 +13,26 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from cantstop.conformance.layer.port import Port
     from cantstop.conformance.layer.ranking import Evidence
 
-__all__ = ["Ask", "Case", "Check", "GameSuite", "Message"]
+__all__ = ["Ask", "Case", "Check", "GameSuite", "Message", "Requester"]
 
 #: One case of a vector file, as JSON.
 Case = dict[str, Any]
 #: One request or answer of the protocol, as JSON.
 Message = dict[str, Any]
+
+
+class Requester(Protocol):
+    """What a check talks to: a port (:class:`~cantstop.conformance.layer.port.Port`)."""
+
+    def request(self, message: Message) -> Message:
+        """Send one request and return the answer; raise ``PortFailure`` if the port breaks."""
+        ...
+
+
 #: Runs one case against a port; raises ``Mismatch`` or ``PortFailure``.
-Check = Callable[["Port", Case], None]
+Check = Callable[[Requester, Case], None]
 #: Sends one request to the port and returns its answer, or ``None`` if the port broke.
 Ask = Callable[[Message], Message | None]
 
