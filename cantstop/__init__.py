@@ -21,8 +21,8 @@ from cantstop.errors import (
     NotationError,
     RuleError,
 )
-from cantstop.explain import Explanation, Statement, explain
-from cantstop.game import Event, Perft, Phase, Play, State, Step, new_game, perft
+from cantstop.explanation import Explanation, Statement, explain
+from cantstop.game import Decisions, Event, Perft, Phase, Play, State, Step, new_game, perft
 from cantstop.jsonform import (
     action_from_json,
     action_to_json,
@@ -44,6 +44,7 @@ __all__ = [
     "Action",
     "CantStopError",
     "ColumnMap",
+    "Decisions",
     "Event",
     "Explanation",
     "IllegalAction",

@@ -2,7 +2,7 @@
 
 import sys
 
-from cantstop.cli import main
+from cantstop.commands import main
 
 if __name__ == "__main__":
     sys.exit(main())

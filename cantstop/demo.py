@@ -1,72 +1,39 @@
-"""A demonstration game between two simple built-in players, told turn by turn.
+"""A demonstration game between built-in players, told turn by turn.
 
-The players here are deliberately plain: they exist to show the engine at work.
-Both choose moves the same way; they differ in when they stop.
+Any players of :data:`cantstop.players.PLAYERS` may play it; by default the
+cautious and the bold player (:class:`~cantstop.players.CautiousPlayer`,
+:class:`~cantstop.players.BoldPlayer`), whose plain rules show the engine at
+work: both choose moves the same way and differ in when they stop.  The game
+follows the rules it is given, variants included: a stop that Variant B
+forbids is a roll (:func:`~cantstop.players.decide`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
 
-from cantstop.actions import Move, Roll, Stop
-from cantstop.game import Event, Phase, State, new_game
+from cantstop.actions import Roll, Stop
+from cantstop.game import Event, Phase, new_game
 from cantstop.notation import format_action
+from cantstop.players import BoldPlayer, CautiousPlayer, Decision, Player, QuotaPlayer, decide
 from cantstop.rules import Rules
 from cantstop.text import render_board
 
-__all__ = ["PLAYERS", "DemoPlayer", "play_demo"]
+__all__ = ["PLAYERS", "play_demo"]
 
-#: How likely each column's sum is on one pair of dice, out of 36; central sums
-#: are likelier, so a move into them is easier to follow up.
-_PAIR_WAYS = {c: 6 - abs(7 - c) for c in range(2, 13)}
-
-
-@dataclass(frozen=True)
-class DemoPlayer:
-    """A simple player: prefers moves that advance existing markers, stops after enough progress.
-
-    ``steps_before_stop`` is how many spaces the turn's markers must have gained
-    (over the player's squares) before it stops; it always stops when stopping
-    would claim a column.
-    """
-
-    name: str
-    steps_before_stop: int
-
-    def choose(self, state: State) -> Move:
-        """Return the move to play: most sums, fewest new markers, likeliest columns."""
-
-        def score(move: Move) -> tuple[int, int, int]:
-            new = sum(1 for c in set(move.columns) if c not in state.markers)
-            return (len(move.columns), -new, sum(_PAIR_WAYS[c] for c in move.columns))
-
-        return max(state.legal_moves(), key=score)
-
-    def stops(self, state: State) -> bool:
-        """Return whether to stop now rather than roll again."""
-        heights = state.rules.heights
-        if any(pos == heights[c] for c, pos in state.markers.items()):
-            return True
-        mine = state.squares[state.player]
-        gained = sum(pos - mine.get(c, 0) for c, pos in state.markers.items())
-        return gained >= self.steps_before_stop
+#: The demonstration's two players by name, as they play by default (``cantstop demo`` takes
+#: any of :data:`cantstop.players.PLAYERS`).
+PLAYERS: Mapping[str, QuotaPlayer] = {"cautious": CautiousPlayer(), "bold": BoldPlayer()}
 
 
-#: The built-in demonstration players, by name.
-PLAYERS: dict[str, DemoPlayer] = {
-    "cautious": DemoPlayer("cautious", 4),
-    "bold": DemoPlayer("bold", 8),
-}
-
-
-def play_demo(
-    players: tuple[DemoPlayer, ...], seed: int, rules: Rules | None = None
-) -> Iterator[str]:
+def play_demo(players: Sequence[Player], seed: int, rules: Rules | None = None) -> Iterator[str]:
     """Play one game with dice from ``random.Random(seed)``; yield its story line by line.
 
-    >>> story = list(play_demo(tuple(PLAYERS.values())[:2], seed=1))
+    ``players`` holds one player per seat; those that draw at random draw from
+    the same generator as the dice.
+
+    >>> story = list(play_demo(tuple(PLAYERS.values()), seed=1))
     >>> story[-1].startswith('Player ') and ' wins after ' in story[-1]
     True
     """
@@ -90,10 +57,10 @@ def play_demo(
                 state = step.state
                 break
             state = step.state
-            move = me.choose(state)
+            move = me.choose(state, dice)
             words.append(f"rolls {shown}, plays {format_action(move)}")
             state = state.apply(move)
-            if me.stops(state):
+            if decide(me, state, dice) is Decision.STOP:
                 step = state.step(Stop())
                 words.append("stops" if step.event is Event.STOPPED else "stops and wins")
                 state = step.state

@@ -67,7 +67,7 @@ class IllegalAction(CantStopError, ValueError):
     ...     parse_state('-/- - 0r').apply(Stop())
     ... except IllegalAction as exc:
     ...     print(exc.rule, '|', exc.reason)
-    R11.1 | a stop must follow a successful roll; the turn starts with a roll
+    R11.1 | stop is not legal: a player must roll at least once before stopping
     """
 
     def __init__(self, message: str, rule: str, state: State, action: object) -> None:

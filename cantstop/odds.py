@@ -24,7 +24,6 @@ Fraction(149, 162)
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Mapping
 from fractions import Fraction
@@ -33,14 +32,14 @@ from cantstop import _tables
 from cantstop.actions import Move
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
-from cantstop.game import Phase, State, _play
+from cantstop.game import Phase, State
 from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Variant
 
 __all__ = [
-    "add_commands",
     "bust_probability",
     "column_chances",
     "expected_gain",
+    "format_percent",
     "single_column_chances",
     "three_column_report",
     "three_column_table",
@@ -68,7 +67,7 @@ def bust_probability(state: State) -> Fraction:
     Fraction(91, 162)
     """
     _about_to_roll(state, "a bust probability")
-    return _bust_fraction(_tables.bust_weight(state._situation))
+    return _bust_fraction(_tables.bust_weight(_tables.situation(state)))
 
 
 def _bust_fraction(weight: int, cache: dict[int, Fraction] = {}) -> Fraction:  # noqa: B006
@@ -94,8 +93,9 @@ def column_chances(state: State) -> dict[int, Fraction]:
     """
     _about_to_roll(state, "column chances")
     counts = dict.fromkeys((c for c in state.rules.heights if c not in state.won), 0)
+    situation = _tables.situation(state)
     for roll, weight in enumerate(_tables.ROLL_WEIGHT):
-        playable = {c for move in _tables.moves(state._situation, roll) for c in move.columns}
+        playable = {c for move in _tables.moves(situation, roll) for c in move.columns}
         for column in playable:
             counts[column] += weight
     return {column: Fraction(count, _ROLLS) for column, count in counts.items()}
@@ -119,22 +119,22 @@ def expected_gain(state: State) -> Fraction:
     Fraction(427, 324)
     """
     _about_to_roll(state, "an expected gain")
+    situation = _tables.situation(state)
     if state.rules.variant is not Variant.A:
         # Every sum climbs exactly one space, so the gain is the number of sums
         # of the longest legal move, which the situation alone decides.
-        found = _GAINS.get(state._situation)
+        found = _GAINS.get(situation)
         if found is None:
             total = sum(
-                weight
-                * max((len(m.columns) for m in _tables.moves(state._situation, roll)), default=0)
+                weight * max((len(m.columns) for m in _tables.moves(situation, roll)), default=0)
                 for roll, weight in enumerate(_tables.ROLL_WEIGHT)
             )
-            found = _GAINS[state._situation] = Fraction(total, _ROLLS)
+            found = _GAINS[situation] = Fraction(total, _ROLLS)
         return found
     total = 0
     gains: dict[Move, int] = {}
     for roll, weight in enumerate(_tables.ROLL_WEIGHT):
-        moves = _tables.moves(state._situation, roll)
+        moves = _tables.moves(situation, roll)
         if moves:
             for move in moves:
                 if move not in gains:
@@ -150,12 +150,13 @@ _GAINS: dict[int, Fraction] = {}
 def _gain(state: State, move: Move) -> int:
     """How many spaces ``move`` makes the markers climb in ``state`` (which is about to roll)."""
     markers = dict(state.markers)
-    own = state.squares[state.player]
     gained = 0
     for column in move.columns:
-        start = markers.get(column, own.get(column, 0))
-        markers[column] = _play(state, markers, column)[1]  # where the marker lands (R5)
-        gained += markers[column] - start
+        played = state.sum_play(column, markers)  # where the marker lands (R5, R14.1)
+        assert played.start is not None  # a legal move plays each of its sums
+        assert played.landing is not None
+        markers[column] = played.landing
+        gained += played.landing - played.start
     return gained
 
 
@@ -198,8 +199,30 @@ def three_column_table(
     return table
 
 
+def format_percent(chance: Fraction, decimals: int = 1) -> str:
+    """Return ``chance`` in percent, rounded to ``decimals`` places, halves up, computed exactly.
+
+    Every percentage the package prints (``cantstop explain``, ``cantstop
+    odds``, ``cantstop play``) is written by this function, so a chance is
+    rounded alike everywhere: 81 of the 1296 rolls, 6.25%, is ``6.3%``
+    (spec/explain.md, X4.1).
+
+    >>> format_percent(Fraction(81, 1296)), format_percent(Fraction(91, 162), 2)
+    ('6.3%', '56.17%')
+    >>> format_percent(Fraction(0)), format_percent(Fraction(1), 0)
+    ('0.0%', '100%')
+    """
+    scale = 10 ** (decimals + 2)
+    units = (2 * chance.numerator * scale + chance.denominator) // (2 * chance.denominator)
+    if decimals == 0:
+        return f"{units}%"
+    whole, part = divmod(units, 10**decimals)
+    return f"{whole}.{part:0{decimals}d}%"
+
+
 def _percent(p: Fraction) -> str:
-    return f"{float(p):7.2%}"
+    """``p`` in percent with two decimals, in a column of width 7, for the tables."""
+    return f"{format_percent(p, 2):>7}"
 
 
 def _rolls(p: Fraction) -> str:
@@ -229,43 +252,3 @@ def three_column_report() -> str:
             f"{_rolls(bust):>9} {_percent(bust)}"
         )
     return "\n".join(lines)
-
-
-def _run(args: argparse.Namespace) -> int:
-    from cantstop.cli import UsageError, read_state
-
-    if args.table:
-        if args.state is not None:
-            raise UsageError("give a state or --table, not both")
-        print(three_column_report())
-        return 0
-    if args.state is None:
-        raise UsageError("give a state in notation, or --table")
-    state = read_state(args.state)
-    bust = bust_probability(state)
-    print(f"bust on the next roll: {bust} ({_percent(bust).strip()})")
-    print(
-        f"expected spaces climbed by the next roll: {expected_gain(state)} "
-        f"({float(expected_gain(state)):.3f})"
-    )
-    print("chance the next roll can advance each column:")
-    for column, chance in column_chances(state).items():
-        print(f"  {column:>2}  {chance!s:>9}  {_percent(chance)}")
-    return 0
-
-
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``odds`` subcommand: the exact odds of a state's next roll."""
-    p = sub.add_parser(
-        "odds",
-        help="exact odds of the next roll from a state",
-        epilog="examples: cantstop odds '-/- 6:1,7:1,8:1 0d'; cantstop odds --table",
-    )
-    p.add_argument("state", nargs="?", help="a state about to roll, e.g. '-/- 6:1,7:1,8:1 0d'")
-    p.add_argument(
-        "--table",
-        action="store_true",
-        help="print the three-column table instead: for markers on three columns, "
-        "the chance to advance and the chance to bust",
-    )
-    p.set_defaults(run=_run)

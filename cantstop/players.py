@@ -1,11 +1,14 @@
-"""Built-in players: the :class:`Player` protocol and three strategies.
+"""Built-in players: the :class:`Player` protocol, its strategies and the one decision rule.
 
 A player makes the two decisions of a turn (R3): which legal move to play for
 the dice on the table, and, once the roll is played, whether to stop or roll
 again.  Chance stays outside the player: the dice are rolled by whoever runs
-the game (:func:`cantstop.simulate.play_game`, ``cantstop play``), and a
-player that wants randomness draws from the generator it is handed, so that
-a game is determined by its seeds.
+the game (:func:`cantstop.simulate.play_game`, ``cantstop play``, ``cantstop
+demo``), and a player that wants randomness draws from the generator it is
+handed, so that a game is determined by its seeds.  Every runner asks
+:func:`decide` for the decision to stop or roll, so a stop the rules forbid
+(Variant B, R14.2) is never played, and every command knows the same players
+by name (:data:`PLAYERS`).
 
 >>> import random
 >>> from cantstop import Roll, new_game
@@ -16,6 +19,7 @@ Move(columns=(8, 9))
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
@@ -23,16 +27,22 @@ from typing import Protocol, runtime_checkable
 from cantstop.actions import Move
 from cantstop.game import State
 from cantstop.odds import bust_probability, expected_gain, single_column_chances
-from cantstop.rules import MARKERS, Variant
+from cantstop.rules import MARKERS
 
 __all__ = [
     "MARKER_COST",
     "PLAYERS",
     "RULE_28_VALUES",
+    "BoldPlayer",
+    "CautiousPlayer",
+    "Decision",
     "GreedyPlayer",
     "Player",
+    "QuotaPlayer",
     "RandomPlayer",
     "Rule28Player",
+    "claims_a_column",
+    "decide",
     "may_stop",
     "stopping_wins",
     "turn_progress",
@@ -47,6 +57,8 @@ class Player(Protocol):
     ``state.legal_moves()``; ``stops`` is called in
     :attr:`~cantstop.Phase.DECIDE` and returns ``True`` to stop, ``False`` to
     roll again.  Both may draw from ``rng`` and nothing else that is random.
+    The built-in players never want a stop that the rules forbid
+    (:func:`may_stop`); a runner asks :func:`decide`, which holds any player to it.
     """
 
     #: A short name for tables and prompts.
@@ -88,20 +100,52 @@ def stopping_wins(state: State) -> bool:
 
 
 def may_stop(state: State) -> bool:
-    """Return whether the rules allow a stop now: only Variant B ever forbids one (R14.2).
+    """Return whether the rules allow a stop now, as :meth:`State.decisions` says (R11.1, R14.2).
+
+    A player who has played a roll may stop, unless Variant B forbids it; a
+    player about to start the turn, or with dice to play, may not.
 
     >>> from cantstop import parse_state
     >>> may_stop(parse_state('-/7:3 7:3 0d B')), may_stop(parse_state('-/7:3 7:4 0d B'))
     (False, True)
     """
-    if state.rules.variant is not Variant.B:
-        return True
-    return not any(
-        theirs.get(column) == space
-        for column, space in state.markers.items()
-        for p, theirs in enumerate(state.squares)
-        if p != state.player
-    )
+    return state.decisions().may_stop
+
+
+def claims_a_column(state: State) -> bool:
+    """Return whether a marker stands on its column's top space, so stopping claims the column.
+
+    >>> from cantstop import parse_state
+    >>> claims_a_column(parse_state('-/- 2:3 0d')), claims_a_column(parse_state('-/- 2:2 0d'))
+    (True, False)
+    """
+    heights = state.rules.heights
+    return any(space == heights[column] for column, space in state.markers.items())
+
+
+class Decision(enum.Enum):
+    """What a player does once a roll is played (R3.4): roll again or stop."""
+
+    #: Roll the dice again.
+    ROLL = "roll"
+    #: Stop: the markers become the player's squares (R11).
+    STOP = "stop"
+
+
+def decide(player: Player, state: State, rng: random.Random) -> Decision:
+    """Return ``player``'s decision in ``state`` (:attr:`~cantstop.Phase.DECIDE`).
+
+    The player is asked first (it may draw from ``rng``); a stop the rules
+    forbid (:func:`may_stop`, R14.2) is a roll, whatever the player wanted.
+
+    >>> from cantstop import parse_state
+    >>> decide(CautiousPlayer(), parse_state('-/- 2:3 0d'), random.Random(1))
+    <Decision.STOP: 'stop'>
+    >>> decide(CautiousPlayer(), parse_state('-/7:5 7:5 0d B'), random.Random(1))  # shares 7:5
+    <Decision.ROLL: 'roll'>
+    """
+    wants = player.stops(state, rng)
+    return Decision.STOP if wants and may_stop(state) else Decision.ROLL
 
 
 class RandomPlayer:
@@ -124,8 +168,8 @@ class RandomPlayer:
         return moves[int(rng.random() * len(moves))]
 
     def stops(self, state: State, rng: random.Random) -> bool:
-        """Stop with probability ``1 - roll_again``."""
-        return rng.random() >= self.roll_again
+        """Stop with probability ``1 - roll_again`` (one draw), when the rules allow a stop."""
+        return rng.random() >= self.roll_again and may_stop(state)
 
 
 class GreedyPlayer:
@@ -162,10 +206,9 @@ class GreedyPlayer:
 
     def stops(self, state: State, rng: random.Random) -> bool:
         """Stop unless the next roll's expected gain beats its expected loss."""
-        heights = state.rules.heights
-        if stopping_wins(state) or any(
-            space == heights[column] for column, space in state.markers.items()
-        ):
+        if not may_stop(state):
+            return False
+        if stopping_wins(state) or claims_a_column(state):
             return True
         return expected_gain(state) <= bust_probability(state) * turn_progress(state)
 
@@ -284,6 +327,8 @@ class Rule28Player:
 
     def stops(self, state: State, rng: random.Random) -> bool:
         """Return whether the rule stops here (see the class docstring)."""
+        if not may_stop(state):
+            return False
         if stopping_wins(state):
             return True
         markers = state.markers
@@ -316,9 +361,72 @@ def _three_marker_bonus(markers: Mapping[int, int]) -> int:
     return points
 
 
-#: The built-in players by name: each entry makes a new player.
+#: How many of the 36 throws of one pair of dice make each sum: central sums are likelier,
+#: so a move into them is easier to follow up.
+_PAIR_WAYS: Mapping[int, int] = {c: 6 - abs(7 - c) for c in range(2, 13)}
+
+
+class QuotaPlayer:
+    """Plays the longest move, and stops once the turn has climbed ``quota`` spaces.
+
+    Move: the one with the most sums; among equals, the one placing the
+    fewest new markers, then the one whose sums a pair of dice makes most
+    often, then the first in order.  Stop: once the markers stand ``quota``
+    spaces above the player's squares (:func:`turn_progress`), and always
+    when a marker stands on a top space (:func:`claims_a_column`), whenever
+    the rules allow a stop.  It draws nothing from ``rng``, which it may be
+    called without.
+
+    >>> from cantstop import parse_state
+    >>> QuotaPlayer(3).stops(parse_state('-/- 7:2,8:1 0d'))
+    True
+    >>> QuotaPlayer(4).stops(parse_state('-/- 7:2,8:1 0d'))
+    False
+    """
+
+    name = "quota"
+
+    def __init__(self, quota: int) -> None:
+        self.quota = quota
+
+    def choose(self, state: State, rng: random.Random | None = None) -> Move:
+        """Return the move with the most sums, fewest new markers and likeliest sums."""
+
+        def score(move: Move) -> tuple[int, int, int]:
+            new = sum(1 for c in set(move.columns) if c not in state.markers)
+            return (len(move.columns), -new, sum(_PAIR_WAYS[c] for c in move.columns))
+
+        return max(state.legal_moves(), key=score)
+
+    def stops(self, state: State, rng: random.Random | None = None) -> bool:
+        """Return whether the turn has climbed the quota, or claims a column, and may stop."""
+        wants = claims_a_column(state) or turn_progress(state) >= self.quota
+        return wants and may_stop(state)
+
+
+class CautiousPlayer(QuotaPlayer):
+    """The :class:`QuotaPlayer` that stops after 4 spaces: the demonstration's first player."""
+
+    name = "cautious"
+
+    def __init__(self) -> None:
+        super().__init__(4)
+
+
+class BoldPlayer(QuotaPlayer):
+    """The :class:`QuotaPlayer` that stops after 8 spaces: the demonstration's second player."""
+
+    name = "bold"
+
+    def __init__(self) -> None:
+        super().__init__(8)
+
+
+#: The built-in players by name, the same for every command: each entry makes a new player.
 PLAYERS: Mapping[str, Callable[[], Player]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "rule28": Rule28Player,
+    "cautious": CautiousPlayer,
+    "bold": BoldPlayer,
 }

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, BinaryIO, TextIO
 
-from cantstop.actions import Action, Roll, Stop
+from cantstop.actions import Action, Roll
 from cantstop.errors import CantStopError, IllegalAction, NotationError, _brief, _brief_json, _names
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
@@ -453,21 +453,18 @@ def read_record(file: Iterable[str] | BinaryIO) -> tuple[Rules, int, Iterator[tu
 def legal_alternatives(state: State) -> tuple[str, ...]:
     """Return the actions that are legal in ``state``, in notation; any roll is ``r....``.
 
-    >>> from cantstop import new_game
-    >>> legal_alternatives(new_game())
-    ('r....',)
+    They are the decisions :meth:`State.decisions <cantstop.State.decisions>` lists.
+
+    >>> from cantstop import new_game, parse_state
+    >>> legal_alternatives(new_game()), legal_alternatives(parse_state('-/- 7:1 0d'))
+    (('r....',), ('r....', 'stop'))
     """
-    if state.phase is Phase.CHOOSE:
-        return tuple(format_action(m) for m in state.legal_moves())
-    if state.phase is Phase.ROLL:
-        return ("r....",)
-    if state.phase is Phase.DECIDE:
-        try:
-            state.apply(Stop())
-        except IllegalAction:
-            return ("r....",)
-        return ("r....", "stop")
-    return ()
+    found = state.decisions()
+    return (
+        *(format_action(m) for m in found.moves),
+        *(("r....",) if found.may_roll else ()),
+        *(("stop",) if found.may_stop else ()),
+    )
 
 
 def check_line(state: State, line: RecordLine) -> State:
@@ -477,7 +474,7 @@ def check_line(state: State, line: RecordLine) -> State:
     except IllegalAction as exc:
         raise RecordError(
             line.line,
-            f"illegal action {format_action(line.action)}: {exc.reason}",
+            exc.reason,  # it names the action: "7+10 is not legal: ..."
             exc.rule,
             state,
             legal_alternatives(state),

@@ -17,26 +17,22 @@ on the number of processes or the order they finish in.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import multiprocessing
 import os
 import random
 import signal
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from cantstop.actions import Action, Roll, Stop
-from cantstop.cli import UsageError, int_option
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import InvalidRules
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import rules_from_json, rules_to_json
-from cantstop.players import PLAYERS, Player, may_stop
-from cantstop.record import MAX_SEED
+from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.rules import Rules
 
 __all__ = [
@@ -44,7 +40,6 @@ __all__ = [
     "MAX_PROCESSES",
     "GameResult",
     "Simulation",
-    "add_commands",
     "play_game",
     "roll_dice",
     "simulate",
@@ -86,7 +81,8 @@ def play_game(
     """Play one game between ``players`` (one per seat); return the final state and result.
 
     The dice come from :func:`roll_dice` with ``rng``, which the players draw
-    from too.  A stop that Variant B forbids (R14.2) is played as a roll.
+    from too.  Each decision to stop is :func:`~cantstop.players.decide`'s: a stop that
+    Variant B forbids (R14.2) is played as a roll.
     When ``record`` is a list, every action is appended to it.
 
     >>> from cantstop.players import Rule28Player
@@ -101,7 +97,7 @@ def play_game(
         me = players[state.player]
         if state.phase is Phase.CHOOSE:
             action: Action = me.choose(state, rng)
-        elif state.phase is Phase.DECIDE and me.stops(state, rng) and may_stop(state):
+        elif state.phase is Phase.DECIDE and decide(me, state, rng) is Decision.STOP:
             action = Stop()
         else:
             action = roll_dice(rng)
@@ -289,70 +285,7 @@ class _ProgressBar:
             self.stream.flush()
 
 
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def _run(args: argparse.Namespace) -> int:
-    names = _names(args.players)
-    unknown = [n for n in names if n not in PLAYERS]
-    if unknown or not 1 <= len(names) <= 4:
-        raise UsageError(
-            f"--players takes 1 to 4 of {', '.join(PLAYERS)}, comma-separated; "
-            f"got {args.players[:60]!r}"
-        )
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    result = simulate(
-        names,
-        args.games,
-        args.seed,
-        processes=args.processes,
-        progress=sys.stderr if show else None,
-    )
-    print(result.table())
-    return 0
-
-
 #: The most games one run plays (each game's result is kept until the table is made).
 MAX_GAMES = 1_000_000
 #: The most worker processes one run starts.
 MAX_PROCESSES = 256
-
-
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``simulate`` subcommand."""
-    p = sub.add_parser(
-        "simulate",
-        help="play many games between built-in players",
-        description="Play many games between built-in players and print each seat's win "
-        "rate with its 95% confidence interval. The results depend on the seed alone, "
-        "not on the number of processes. Ctrl-C stops the run (exit status 130).",
-        epilog="example: cantstop simulate --players rule28,random --games 10000 --seed 1",
-    )
-    p.add_argument(
-        "--players",
-        default="rule28,random",
-        help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)}",
-    )
-    p.add_argument(
-        "--games",
-        type=int_option(1, MAX_GAMES),
-        default=1000,
-        help=f"number of games, 1 to {MAX_GAMES:,} (default: 1000)",
-    )
-    p.add_argument(
-        "--seed", type=int_option(0, MAX_SEED), default=1, help="seed of the run (default: 1)"
-    )
-    p.add_argument(
-        "--processes",
-        type=int_option(1, MAX_PROCESSES),
-        default=None,
-        help=f"worker processes, 1 to {MAX_PROCESSES} (default: every core)",
-    )
-    p.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="draw a progress bar on stderr (default: when stderr is a terminal)",
-    )
-    p.set_defaults(run=_run)

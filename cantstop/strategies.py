@@ -55,7 +55,6 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.dice import pairings, roll_outcomes
-from cantstop.errors import IllegalAction
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.rules import COLUMNS, MARKERS, STANDARD_HEIGHTS, Rules, Variant
 
@@ -242,14 +241,6 @@ def invalid_dice() -> st.SearchStrategy[tuple[int, ...]]:
     return st.one_of(wrong_count, out_of_range)
 
 
-def _accepts(state: State, action: Action) -> bool:
-    try:
-        state.apply(action)
-    except IllegalAction:
-        return False
-    return True
-
-
 def legal_actions(state: State) -> st.SearchStrategy[Action]:
     """Return a strategy for the actions ``state`` accepts.
 
@@ -273,7 +264,7 @@ def legal_actions(state: State) -> st.SearchStrategy[Action]:
     if state.phase is Phase.ROLL:
         return rolls()
     if state.phase is Phase.DECIDE:
-        if _accepts(state, Stop()):
+        if state.decisions().may_stop:
             return st.one_of(st.just(Stop()), rolls())
         return rolls()
     return st.nothing()
@@ -308,7 +299,7 @@ def illegal_actions(state: State) -> st.SearchStrategy[Action]:
     if state.phase is Phase.ROLL:
         return st.one_of(st.just(Stop()), moves())
     if state.phase is Phase.DECIDE:
-        if _accepts(state, Stop()):
+        if state.decisions().may_stop:
             return moves()
         return st.one_of(st.just(Stop()), moves())
     if state.phase is Phase.OVER:
@@ -340,15 +331,12 @@ def _finish(state: State, rng: random.Random, want: Phase) -> State | None:
         if state.phase is Phase.CHOOSE:
             state = state.apply(rng.choice(state.legal_moves()))
             continue
-        if state.phase is Phase.DECIDE and rng.random() < 0.5:
-            try:
-                step = state.step(Stop())
-            except IllegalAction:  # Variant B: the player must roll on
-                pass
-            else:
-                if step.event is not Event.WON or want is Phase.OVER:
-                    state = step.state
-                    continue
+        # Variant B may forbid the stop (R14.2): the player rolls on.
+        if state.phase is Phase.DECIDE and rng.random() < 0.5 and state.decisions().may_stop:
+            step = state.step(Stop())
+            if step.event is not Event.WON or want is Phase.OVER:
+                state = step.state
+                continue
         state = state.apply(Roll(tuple(rng.randint(1, 6) for _ in range(4))))  # type: ignore[arg-type]
     return None
 
@@ -390,15 +378,12 @@ def reachable_states(
             if state.phase is Phase.CHOOSE:
                 state = state.apply(draw(st.sampled_from(state.legal_moves())))
                 continue
-            if state.phase is Phase.DECIDE and draw(st.booleans()):
-                try:
-                    step = state.step(Stop())
-                except IllegalAction:  # Variant B forbids this stop: roll on
-                    pass
-                else:
-                    if step.event is not Event.WON or phase in (None, Phase.OVER):
-                        state = step.state
-                        continue
+            # Variant B may forbid the stop (R14.2): the player rolls on.
+            if state.phase is Phase.DECIDE and draw(st.booleans()) and state.decisions().may_stop:
+                step = state.step(Stop())
+                if step.event is not Event.WON or phase in (None, Phase.OVER):
+                    state = step.state
+                    continue
             state = state.apply(draw(rolls()))
         if phase is not None and state.phase is not phase:
             rng = random.Random(draw(st.integers(0, 2**32 - 1)))

@@ -9,13 +9,14 @@ page the check fails when the page does not load, when the page throws or logs
 anything to the console (JavaScript errors, resources that fail to load), when
 a board or dice picture is missing or drawn with no size, when a board's
 text is drawn smaller than 11 pixels, when a table or a row of pictures runs
-past the right edge of the text, or when a spec example that belongs on the
-page is not there.  On the questions page each question must have its anchor,
-a board and its explanation.  Then, on the search page, a search for each
-rule's title words must list that rule's page first.  With ``--screenshots``
-it also saves a full-page PNG of the main pages.  Pages whose pictures are
-drawn by their own script (the "Try it" board) are checked once it has drawn
-them.  The exit status is 0 when every page passes.
+past the right edge of the text, when a table heading is split inside a
+word, or when a spec example that belongs on the page is not there.  On the
+questions page each question must have its anchor, a board and its
+explanation.  Then, on the search page, a search for each rule's title words
+must list that rule's page first.  With ``--screenshots`` it also saves a
+full-page PNG of the main pages.  Pages whose pictures are drawn by their own
+script (the "Try it" board) are checked once it has drawn them.  The exit
+status is 0 when every page passes.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ MIN_TEXT_PX = 11
 
 _BOARD = re.compile(r'<svg [^>]*class="cantstop-board"')
 
-_PROBE = """(() => {
+_PROBE = r"""(() => {
   const pictures = [...document.querySelectorAll('svg.cantstop-board, svg.cantstop-dice')];
   const empty = pictures.filter(p => {
     const r = p.getBoundingClientRect();
@@ -85,6 +86,20 @@ _PROBE = """(() => {
     .filter(t => t.getBoundingClientRect().width > main.width + 1).length
     + [...document.querySelectorAll('[role=main] .cs-figures')]
     .filter(f => f.getBoundingClientRect().right > main.right + 1).length;
+  // A heading of a table whose word is split across two lines (Second / s).
+  const split = [...document.querySelectorAll('[role=main] th')].filter(th => {
+    const texts = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      for (const word of node.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) return true;
+      }
+    }
+    return false;
+  }).map(th => th.textContent.trim());
   const questions = [...document.querySelectorAll('section[id^="q-"]')].map(s => ({
     id: s.id,
     boards: s.querySelectorAll('.cs-position svg.cantstop-board').length,
@@ -97,7 +112,7 @@ _PROBE = """(() => {
     dice: document.querySelectorAll('svg.cantstop-dice').length,
     empty: empty, brokenImages: images, examples: examples,
     height: document.documentElement.scrollHeight,
-    smallest: smallest, wide: wide, questions: questions,
+    smallest: smallest, wide: wide, split: split, questions: questions,
   });
 })()"""
 
@@ -169,6 +184,8 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
             )
         if facts["wide"]:
             problems.append(f"{name}: {facts['wide']} tables or pictures run past the text")
+        if facts["split"]:
+            problems.append(f"{name}: table headings split inside a word: {facts['split']}")
         if name == QUESTIONS_PAGE:
             problems.extend(_question_problems(name, facts["questions"]))
         missing = [ex for ex in expected.get(name, []) if ex not in facts["examples"]]

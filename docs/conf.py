@@ -20,6 +20,7 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
+    "cantstop_api",
     "cantstop_spec",
     "cantstop_study",
     "cantstop_tryit",

@@ -16,10 +16,13 @@ from dataclasses import dataclass
 
 from cantstop import Event, Rules, format_state, new_game, parse_action
 from cantstop.actions import Action as EngineAction
-from proofs.checks import Check, action_text, fresh_action
-from proofs.model import OVER, TRANSITIONS, Z3, Config, Model, Outcome, Solver, Term, Vars, int_var
+from proofs.checks import action_text, fresh_action
+from proofs.kit.results import Check
+from proofs.kit.solver import Z3, Outcome, Solver, Term, int_var
+from proofs.model import Model
 from proofs.properties import Step
 from proofs.render import state_text
+from proofs.state import OVER, TRANSITIONS, Config, Vars
 
 __all__ = ["BMC_RULES", "GOALS", "MAX_DEPTH", "Trace", "find_trace", "run_bmc"]
 
@@ -151,7 +154,7 @@ def _trace(
     model: Model, found: Outcome, steps: list[tuple[Vars, Term, Step]], states: list[Vars]
 ) -> Trace:
     config = model.config
-    texts = [state_text(config, found.state(s)) for s in states]
+    texts = [state_text(config, s.map(found.value)) for s in states]
     actions, names = [], []
     for before, kind, step in steps:
         name = TRANSITIONS[found.value(kind)]

@@ -15,32 +15,23 @@ proof can pass because its assumptions contradict each other.
 
 from __future__ import annotations
 
-import builtins
 import functools
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Iterator
 
 from cantstop import Rules, Variant
-from proofs.model import (
-    TRANSITIONS,
-    Z3,
-    Config,
-    Model,
-    Outcome,
-    Solver,
-    Term,
-    Vars,
-    bool_var,
-    int_var,
-    smallest,
-)
+from proofs.kit.results import Check
+from proofs.kit.solver import Z3, Outcome, Solver, Term, bool_var, int_var, smallest
+from proofs.kit.verdicts import homes, proof_verdict, witness
+from proofs.model import Model
 from proofs.properties import INVARIANTS, STEP_PROPERTIES, Action, Invariant, Step, StepProperty
 from proofs.render import describe
+from proofs.state import TRANSITIONS, Config, Vars
 
 __all__ = [
     "CONFIGS",
-    "Check",
     "action_text",
+    "check_invariant_init",
+    "check_step",
     "fresh_action",
     "invariant_premise",
     "prove_all",
@@ -69,47 +60,6 @@ CONFIGS: dict[str, Config] = {
         )
     ),
 }
-
-
-@dataclass
-class Check:
-    """One line of the results: what was checked, where, and how it came out."""
-
-    #: A unique name: property, transition and configuration.
-    name: str
-    #: ``"induction"``, ``"non-vacuity"``, ``"mutation"``, ``"bmc"`` or ``"link"``.
-    group: str
-    #: The property, starting with its main rule id.
-    property: str
-    #: The transition (``"init"`` for the opening state), or ``None``.
-    transition: str | None
-    #: The configuration's name.
-    config: str
-    #: ``"proved"``, ``"counterexample"``, ``"unknown"``, ``"witness"``, ``"caught"``
-    #: or ``"agree"``.
-    result: str
-    #: Wall-clock seconds.
-    seconds: float
-    #: A counterexample, a witness or a summary, in the project's notation.
-    detail: str = ""
-
-    @builtins.property
-    def ok(self) -> bool:
-        """Whether this result is the one expected for its group."""
-        expected = {
-            "induction": "proved",
-            "non-vacuity": "witness",
-            "mutation": "caught",
-            "bmc": "witness",
-            "link": "agree",
-        }
-        return self.result == expected[self.group]
-
-    def as_json(self) -> dict[str, object]:
-        """Return the check as a JSON object (the format of ``proofs/results.json``)."""
-        data = asdict(self)
-        data["seconds"] = round(self.seconds, 3)
-        return data
 
 
 def fresh_action(name: str) -> Action:
@@ -147,27 +97,19 @@ def action_text(model: Model, found: Outcome, step: Step) -> str:
 
 def step_text(model: Model, found: Outcome, step: Step) -> str:
     """Return a transition taken, as ``before --action (transition)--> after`` in the notation."""
-    before = describe(model.config, found.state(step.before))
-    after = describe(model.config, found.state(step.after))
+    before = describe(model.config, step.before.map(found.value))
+    after = describe(model.config, step.after.map(found.value))
     return f"{before} --{action_text(model, found, step)} ({step.transition.name})--> {after}"
 
 
 def _state_text(config: Config, s: Vars, found: Outcome) -> str:
-    return describe(config, found.state(s))
+    return describe(config, s.map(found.value))
 
 
 def _initial(model: Model) -> tuple[Vars, Term]:
     """Return a symbolic opening state (any first player) and its condition."""
     player = int_var("init.player")
     return model.initial(player), model.ops.all([player >= 0, player < model.config.players])
-
-
-def _result(outcome: Outcome, text: str, rules: str) -> tuple[str, str]:
-    if outcome.status == "unsat":
-        return "proved", f"covers {rules}"
-    if outcome.status == "sat":
-        return "counterexample", text
-    return "unknown", f"the solver gave up: {outcome.reason}"
 
 
 def check_invariant_init(model: Model, inv: Invariant) -> tuple[Outcome, str]:
@@ -179,7 +121,7 @@ def check_invariant_init(model: Model, inv: Invariant) -> tuple[Outcome, str]:
     solver = Solver()
     solver.add(condition)
     outcome = solver.check(model.ops.not_(inv.holds(model, s)))
-    text = describe(model.config, outcome.state(s)) if outcome.status == "sat" else ""
+    text = describe(model.config, s.map(outcome.value)) if outcome.status == "sat" else ""
     return outcome, text
 
 
@@ -214,7 +156,7 @@ def prove_all(configs: dict[str, Config] | None = None) -> Iterator[Check]:
         s, condition = _initial(model)
         solver = Solver()
         solver.add(condition)
-        yield _witness(
+        yield witness(
             solver,
             True,
             "premises",
@@ -224,7 +166,7 @@ def prove_all(configs: dict[str, Config] | None = None) -> Iterator[Check]:
         )
         for inv in invariants:
             outcome, text = check_invariant_init(model, inv)
-            result, detail = _result(outcome, text, inv.rules)
+            result, detail = proof_verdict(outcome, text, inv.rules)
             yield Check(
                 f"{inv.name} | init | {config_name}",
                 "induction",
@@ -238,7 +180,7 @@ def prove_all(configs: dict[str, Config] | None = None) -> Iterator[Check]:
         for transition in TRANSITIONS:
             # One solver per transition; each property is one query on it.
             solver, step = _premise(model, transition)
-            yield _witness(
+            yield witness(
                 solver,
                 True,
                 "premises",
@@ -258,7 +200,7 @@ def prove_all(configs: dict[str, Config] | None = None) -> Iterator[Check]:
                 refuted = model.ops.not_(goal)
                 outcome = smallest(solver, solver.check(refuted), [refuted], _cells(step.before))
                 text = step_text(model, outcome, step) if outcome.status == "sat" else ""
-                result, detail = _result(outcome, text, rules)
+                result, detail = proof_verdict(outcome, text, rules)
                 yield Check(
                     f"{name} | {transition} | {config_name}",
                     "induction",
@@ -286,9 +228,7 @@ def witnesses(configs: dict[str, Config] | None = None) -> Iterator[Check]:
     """
     configs = configs or CONFIGS
     props: list[Invariant | StepProperty] = [*INVARIANTS, *STEP_PROPERTIES]
-    home = {
-        prop.name: next((n for n, c in configs.items() if prop.applies(c)), None) for prop in props
-    }
+    home = homes(props, configs)
     for config_name, config in configs.items():
         mine = [prop for prop in props if home[prop.name] == config_name]
         if not mine:
@@ -304,7 +244,7 @@ def witnesses(configs: dict[str, Config] | None = None) -> Iterator[Check]:
                     focus = prop.focus(model, step)
                 else:
                     continue
-                yield _witness(
+                yield witness(
                     solver,
                     focus,
                     prop.name,
@@ -322,36 +262,3 @@ def _premise(model: Model, transition: str) -> tuple[Solver, Step]:
     solver = Solver()
     solver.add(invariant_premise(model, s), step.transition.guard)
     return solver, step
-
-
-def _witness(
-    solver: Solver,
-    focus: Term,
-    name: str,
-    transition: str,
-    config_name: str,
-    show: Callable[[Outcome], str],
-) -> Check:
-    outcome = solver.check(focus)
-    seconds = outcome.seconds
-    note = ""
-    if outcome.status != "sat":
-        outcome = solver.check()
-        seconds += outcome.seconds
-        note = "(no state in focus; premises only) "
-    if outcome.status == "sat":
-        detail = note + show(outcome)
-        result = "witness"
-    else:
-        detail = f"the premises cannot be satisfied ({outcome.status})"
-        result = "unknown"
-    return Check(
-        f"witness {name} | {transition} | {config_name}",
-        "non-vacuity",
-        name,
-        transition,
-        config_name,
-        result,
-        seconds,
-        detail,
-    )

@@ -1,21 +1,15 @@
-"""The rules of Can't Stop as formulas: the one module that imports z3.
+"""The rules of Can't Stop as formulas, written once for both backends of :mod:`proofs.kit.solver`.
 
-The rules are written once, in :class:`Model`, over a small set of operations
-(:class:`Ops`): if-then-else, and, or, not, counting and a case split on a
-number.  Two backends evaluate them:
-
-- :data:`Z3` builds z3 terms, so that a state can be symbolic and the solver
-  can reason about every state at once (the proofs);
-- :data:`PY` evaluates plain Python ints and bools, so that the very same
-  formulas can be compared with the engine on concrete states (the link).
-
-A state of the model (:class:`Vars`) holds, per column of the board, the space
-of each player's square and of the neutral marker (0 when there is none), the
-player to move, the phase and the four dice (0 outside the CHOOSE phase).  The
-configuration (:class:`Config`: players, heights, target, variant) is always
-concrete.  Rule ids refer to ``spec/rules/``.
+:class:`Model` states the rules for one configuration over the operations of
+:class:`~proofs.kit.solver.Ops`.  With :data:`~proofs.kit.solver.Z3` its
+states are symbolic and the solver reasons about every state at once (the
+proofs); with :data:`~proofs.kit.solver.PY` the very same formulas are
+evaluated on concrete states and compared with the engine (the link).  The
+state and configuration it works on are those of :mod:`proofs.state`.  Rule
+ids refer to ``spec/rules/``.
 
 >>> from cantstop import Rules
+>>> from proofs.kit.solver import PY
 >>> m = Model(Config.of(Rules()), PY)
 >>> s = m.initial(player=0)
 >>> sorted(m.legal_moves(s, (3, 4, 5, 5)))
@@ -25,224 +19,14 @@ concrete.  Rule ids refer to ``spec/rules/``.
 from __future__ import annotations
 
 import functools
-import itertools
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
 
-import z3
+from cantstop.rules import MARKERS
+from proofs.kit.solver import Ops, Term, int_var
+from proofs.state import CHOOSE, DECIDE, OVER, ROLL, Config, Transition, Vars
 
-from cantstop.rules import MARKERS, STANDARD_HEIGHTS, Rules, Variant
-
-__all__ = [
-    "CHOOSE",
-    "DECIDE",
-    "OVER",
-    "PHASE_LETTERS",
-    "PY",
-    "ROLL",
-    "TRANSITIONS",
-    "Z3",
-    "Config",
-    "Model",
-    "Ops",
-    "Outcome",
-    "Term",
-    "Transition",
-    "Vars",
-    "z3_version",
-]
-
-#: A formula or value: a z3 term under :data:`Z3`, a Python int or bool under :data:`PY`.
-Term = Any
-
-#: The phases, numbered as the model stores them (R3).
-ROLL, CHOOSE, DECIDE, OVER = 0, 1, 2, 3
-#: The notation's letter for each phase (N1.4).
-PHASE_LETTERS = {ROLL: "r", CHOOSE: "c", DECIDE: "d", OVER: "x"}
-
-#: The transitions of the model, in the order the reports list them.
-TRANSITIONS = ("roll", "bust", "move", "stop", "win")
-
-
-def z3_version() -> str:
-    """Return the version of the z3 solver in use, such as ``'4.15.4'``."""
-    return str(z3.get_version_string())
-
-
-# -- the two backends ----------------------------------------------------------
-
-
-class Ops(Protocol):
-    """The operations the rules are written in; see :data:`Z3` and :data:`PY`."""
-
-    def ite(self, cond: Term, then: Term, other: Term) -> Term:
-        """Return ``then`` if ``cond`` holds, else ``other``."""
-
-    def all(self, items: Iterable[Term]) -> Term:
-        """Return the conjunction of ``items`` (true when empty)."""
-
-    def any(self, items: Iterable[Term]) -> Term:
-        """Return the disjunction of ``items`` (false when empty)."""
-
-    def not_(self, item: Term) -> Term:
-        """Return the negation of ``item``."""
-
-    def count(self, items: Iterable[Term]) -> Term:
-        """Return how many of ``items`` hold."""
-
-    def case(self, key: Term, cases: Mapping[int, Callable[[], Term]], default: Term) -> Term:
-        """Return ``cases[key]()`` for the number ``key``, or ``default`` if it has no case."""
-
-
-class _Z3Ops:
-    """Build z3 terms."""
-
-    def ite(self, cond: Term, then: Term, other: Term) -> Term:
-        return z3.If(cond, then, other)
-
-    def all(self, items: Iterable[Term]) -> Term:
-        return z3.And(*items)
-
-    def any(self, items: Iterable[Term]) -> Term:
-        return z3.Or(*items)
-
-    def not_(self, item: Term) -> Term:
-        return z3.Not(item)
-
-    def count(self, items: Iterable[Term]) -> Term:
-        return z3.Sum([z3.If(item, 1, 0) for item in items] or [z3.IntVal(0)])
-
-    def case(self, key: Term, cases: Mapping[int, Callable[[], Term]], default: Term) -> Term:
-        if isinstance(key, int):
-            return cases[key]() if key in cases else default
-        result = default
-        for value, make in reversed(list(cases.items())):
-            result = z3.If(key == value, make(), result)
-        return result
-
-
-class _PyOps:
-    """Evaluate plain Python values."""
-
-    def ite(self, cond: Term, then: Term, other: Term) -> Term:
-        return then if cond else other
-
-    def all(self, items: Iterable[Term]) -> Term:
-        return all(items)
-
-    def any(self, items: Iterable[Term]) -> Term:
-        return any(items)
-
-    def not_(self, item: Term) -> Term:
-        return not item
-
-    def count(self, items: Iterable[Term]) -> Term:
-        return sum(1 for item in items if item)
-
-    def case(self, key: Term, cases: Mapping[int, Callable[[], Term]], default: Term) -> Term:
-        make = cases.get(key)
-        return default if make is None else make()
-
-
-#: The z3 backend: formulas over symbolic states.
-Z3: Ops = _Z3Ops()
-#: The Python backend: the same formulas evaluated on concrete states.
-PY: Ops = _PyOps()
-
-
-# -- configuration and state -----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Config:
-    """A game configuration as the model sees it: always concrete.
-
-    Unlike :class:`~cantstop.Rules` it does not check R15, so that a mutation
-    can use a configuration the rules refuse.
-
-    >>> Config.of(Rules(players=3)).players
-    3
-    """
-
-    #: Number of players (R15.1).
-    players: int
-    #: Column to height (R1.1, R15.3).
-    heights: Mapping[int, int]
-    #: Won columns needed to win (R12.1).
-    target: int
-    #: ``None``, ``"A"`` or ``"B"`` (R14).
-    variant: str | None
-
-    @classmethod
-    def of(cls, rules: Rules) -> Config:
-        """Return the configuration of ``rules``."""
-        variant = None if rules.variant is None else rules.variant.value
-        return cls(rules.players, dict(rules.heights), rules.columns_to_win, variant)
-
-    @functools.cached_property
-    def columns(self) -> tuple[int, ...]:
-        """The board's columns, in increasing order."""
-        return tuple(sorted(self.heights))
-
-    def rules(self) -> Rules:
-        """Return the engine's :class:`~cantstop.Rules` (which may refuse the configuration)."""
-        variant = None if self.variant is None else Variant(self.variant)
-        return Rules(self.players, self.target, dict(self.heights), variant)
-
-    def options(self) -> str:
-        """Return the options field of the notation (N1.5), with a leading space if any."""
-        parts = []
-        if dict(self.heights) != dict(STANDARD_HEIGHTS):
-            parts.append("h" + ",".join(f"{c}:{self.heights[c]}" for c in self.columns))
-        if self.target != 3:
-            parts.append(f"w{self.target}")
-        if self.variant is not None:
-            parts.append(self.variant)
-        return "".join(" " + p for p in parts)
-
-
-@dataclass(frozen=True)
-class Vars:
-    """A state of the model: symbolic (z3 terms) or concrete (Python ints).
-
-    A square or marker position of 0 means "none in this column"; dice are 0
-    outside the CHOOSE phase.
-    """
-
-    #: The player whose turn it is (the winner once the game is over).
-    player: Term
-    #: :data:`ROLL`, :data:`CHOOSE`, :data:`DECIDE` or :data:`OVER`.
-    phase: Term
-    #: The four dice, in non-decreasing order during CHOOSE.
-    dice: tuple[Term, Term, Term, Term]
-    #: Column to the space of the neutral marker, 0 if none.
-    markers: Mapping[int, Term]
-    #: For each player, column to the space of their square, 0 if none.
-    squares: tuple[Mapping[int, Term], ...]
-
-    def terms(self) -> list[Term]:
-        """Every value of the state, in a fixed order."""
-        out = [self.player, self.phase, *self.dice]
-        out += [self.markers[c] for c in sorted(self.markers)]
-        for own in self.squares:
-            out += [own[c] for c in sorted(own)]
-        return out
-
-
-class Transition(NamedTuple):
-    """One transition: when it is enabled, and the state it leads to."""
-
-    #: The transition's name, one of :data:`TRANSITIONS`.
-    name: str
-    #: The condition under which it can be taken.
-    guard: Term
-    #: The state after it.
-    after: Vars
-
-
-# -- the rules -------------------------------------------------------------------
+__all__ = ["Model"]
 
 
 @dataclass
@@ -290,17 +74,17 @@ class Model:
         """Return a state of fresh z3 variables named after ``name``."""
         cols = self.config.columns
         return Vars(
-            player=z3.Int(f"{name}.player"),
-            phase=z3.Int(f"{name}.phase"),
+            player=int_var(f"{name}.player"),
+            phase=int_var(f"{name}.phase"),
             dice=(
-                z3.Int(f"{name}.d1"),
-                z3.Int(f"{name}.d2"),
-                z3.Int(f"{name}.d3"),
-                z3.Int(f"{name}.d4"),
+                int_var(f"{name}.d1"),
+                int_var(f"{name}.d2"),
+                int_var(f"{name}.d3"),
+                int_var(f"{name}.d4"),
             ),
-            markers={c: z3.Int(f"{name}.m{c}") for c in cols},
+            markers={c: int_var(f"{name}.m{c}") for c in cols},
             squares=tuple(
-                {c: z3.Int(f"{name}.p{p}.s{c}") for c in cols} for p in range(self.config.players)
+                {c: int_var(f"{name}.p{p}.s{c}") for c in cols} for p in range(self.config.players)
             ),
         )
 
@@ -688,119 +472,3 @@ def _first(pair: tuple[Term, Term]) -> Term:
 
 def _second(pair: tuple[Term, Term]) -> Term:
     return pair[1]
-
-
-# -- solving -----------------------------------------------------------------------
-
-
-@dataclass
-class Outcome:
-    """The answer of the solver to one question, with its time."""
-
-    #: ``"sat"``, ``"unsat"`` or ``"unknown"``.
-    status: str
-    #: Wall-clock seconds spent.
-    seconds: float
-    #: The satisfying assignment, when ``status`` is ``"sat"``.
-    model: z3.ModelRef | None = None
-    #: Why the solver gave up, when ``status`` is ``"unknown"``.
-    reason: str = ""
-
-    def value(self, term: Term) -> int:
-        """Return the value of ``term`` in the satisfying assignment (ints; bools as 0 or 1)."""
-        if self.model is None:
-            raise ValueError("no satisfying assignment")
-        if isinstance(term, bool | int):
-            return int(term)
-        v = self.model.eval(term, model_completion=True)
-        if z3.is_bool(v):
-            return 1 if z3.is_true(v) else 0
-        return int(v.as_long())
-
-    def state(self, s: Vars) -> Vars:
-        """Return the concrete values of the state ``s`` in the satisfying assignment."""
-        return Vars(
-            player=self.value(s.player),
-            phase=self.value(s.phase),
-            dice=(
-                self.value(s.dice[0]),
-                self.value(s.dice[1]),
-                self.value(s.dice[2]),
-                self.value(s.dice[3]),
-            ),
-            markers={c: self.value(v) for c, v in s.markers.items()},
-            squares=tuple({c: self.value(v) for c, v in own.items()} for own in s.squares),
-        )
-
-
-class Solver:
-    """A z3 solver with a per-query time limit, returning :class:`Outcome` values."""
-
-    def __init__(self, timeout_ms: int = 60_000) -> None:
-        # Simplify and eliminate the equations that define the state after a
-        # transition before the SMT core starts: about twice as fast as the
-        # default solver on these formulas.
-        tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
-        self._solver = tactic.solver()
-        self._solver.set("timeout", timeout_ms)
-
-    def add(self, *facts: Term) -> None:
-        """Assert ``facts`` for every later query."""
-        self._solver.add(*facts)
-
-    def check(self, *assumptions: Term) -> Outcome:
-        """Ask whether the asserted facts and ``assumptions`` can hold together."""
-        self._solver.push()
-        self._solver.add(*assumptions)
-        start = time.perf_counter()
-        answer = self._solver.check()
-        seconds = time.perf_counter() - start
-        try:
-            if answer == z3.sat:
-                return Outcome("sat", seconds, self._solver.model())
-            if answer == z3.unsat:
-                return Outcome("unsat", seconds)
-            return Outcome("unknown", seconds, reason=str(self._solver.reason_unknown()))
-        finally:
-            self._solver.pop()
-
-
-def smallest(
-    solver: Solver, found: Outcome, assumptions: Sequence[Term], cells: Sequence[Term]
-) -> Outcome:
-    """Return an assignment like ``found`` with as few non-zero ``cells`` as the solver finds.
-
-    Counterexamples are easier to read with few squares and markers on the
-    board.  The count of non-zero cells is bounded by a binary search, one
-    satisfiability query per step; ``found`` is returned if nothing smaller is
-    found.
-    """
-    if found.status != "sat":
-        return found
-    nonzero = Z3.count(cell != 0 for cell in cells)
-    best = found
-    low, high = 0, best.value(nonzero)
-    while low < high:
-        middle = (low + high) // 2
-        attempt = solver.check(*assumptions, nonzero <= middle)
-        if attempt.status == "sat":
-            best, high = attempt, attempt.value(nonzero)
-        else:
-            low = middle + 1
-    best.seconds = found.seconds
-    return best
-
-
-def int_var(name: str) -> Term:
-    """Return a fresh z3 integer variable."""
-    return z3.Int(name)
-
-
-def bool_var(name: str) -> Term:
-    """Return a fresh z3 Boolean variable."""
-    return z3.Bool(name)
-
-
-def all_dice() -> Iterable[tuple[int, int, int, int]]:
-    """Every ordered roll of four dice (1296)."""
-    return itertools.product(range(1, 7), repeat=4)  # type: ignore[return-value]

@@ -13,9 +13,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from proofs.checks import CONFIGS, Check, check_step
-from proofs.model import Z3, Config, Model
+from proofs.checks import CONFIGS, check_step
+from proofs.kit.results import Check
+from proofs.kit.solver import Z3
+from proofs.kit.verdicts import mutant_verdict
+from proofs.model import Model
 from proofs.properties import PROPERTIES, Invariant, StepProperty
+from proofs.state import Config
 
 __all__ = ["MUTANTS", "Mutant", "run_mutants"]
 
@@ -181,15 +185,7 @@ def run_mutants(mutants: tuple[Mutant, ...] = MUTANTS) -> Iterator[Check]:
         start = time.perf_counter()
         outcome, text = check_step(model, mutant.transition, _property(mutant.property))
         seconds = time.perf_counter() - start
-        if outcome.status == "sat":
-            result, detail = "caught", f"{mutant.description}: {text}"
-        elif outcome.status == "unsat":
-            result, detail = "proved", f"{mutant.description}: NOT caught, the property still holds"
-        else:
-            result, detail = (
-                "unknown",
-                f"{mutant.description}: the solver gave up ({outcome.reason})",
-            )
+        result, detail = mutant_verdict(outcome, text, mutant.description)
         yield Check(
             f"{mutant.property} | {mutant.transition} | {config_name} | mutant {mutant.mutation}",
             "mutation",

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from proofs.model import CHOOSE, DECIDE, OVER, ROLL, Config, Model, Term, Transition, Vars
+from proofs.kit.solver import Term
+from proofs.model import Model
+from proofs.state import CHOOSE, DECIDE, OVER, ROLL, Config, Transition, Vars
 
 __all__ = [
     "INVARIANTS",

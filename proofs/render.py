@@ -1,4 +1,4 @@
-"""Concrete model states in the project's notation, and conversion to and from the engine.
+"""Model states and moves in the project's notation, and conversion to and from the engine.
 
 A counterexample to an induction step is usually not a state the engine
 accepts (it satisfies the invariants assumed, but need not be reachable, and
@@ -7,7 +7,7 @@ concrete model state in the notation of ``spec/notation.md`` without
 validating it; :func:`describe` adds the engine's verdict.
 
 >>> from cantstop import Rules, parse_state
->>> from proofs.model import Config
+>>> from proofs.state import Config
 >>> config = Config.of(Rules())
 >>> state_text(config, values_of(parse_state('7:2/- 7:3,10:1 0c2346')))
 '7:2/- 7:3,10:1 0c2346'
@@ -15,12 +15,12 @@ validating it; :func:`describe` adds the engine's verdict.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from cantstop import CantStopError, Phase, State
-from proofs.model import CHOOSE, DECIDE, OVER, PHASE_LETTERS, ROLL, Config, Vars
+from proofs.state import CHOOSE, DECIDE, OVER, PHASE_LETTERS, ROLL, Config, Vars
 
-__all__ = ["describe", "engine_state", "state_text", "values_of"]
+__all__ = ["describe", "engine_state", "moves_text", "state_text", "values_of"]
 
 _PHASES = {ROLL: Phase.ROLL, CHOOSE: Phase.CHOOSE, DECIDE: Phase.DECIDE, OVER: Phase.OVER}
 _NUMBERS = {phase: number for number, phase in _PHASES.items()}
@@ -80,3 +80,12 @@ def values_of(state: State) -> Vars:
         markers={c: state.markers.get(c, 0) for c in cols},
         squares=tuple({c: own.get(c, 0) for c in cols} for own in state.squares),
     )
+
+
+def moves_text(moves: Iterable[tuple[int, ...]]) -> str:
+    """Return moves, each a tuple of sums, in the notation (N2.3), or ``bust`` for none.
+
+    >>> moves_text([(8, 9), (7, 10)]), moves_text([])
+    ('7+10 8+9', 'bust')
+    """
+    return " ".join("+".join(map(str, m)) for m in sorted(moves)) or "bust"

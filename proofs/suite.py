@@ -1,6 +1,6 @@
-"""Every check of the proofs, in groups, with the results file and the table.
+"""The Can't Stop proofs as one suite: every check, in groups, with the rules each covers.
 
-The groups, in the order they run:
+The groups, in the order they run (:data:`SUITE`):
 
 - ``induction``: the invariants and step properties (:func:`proofs.checks.prove_all`);
 - ``non-vacuity``: witnesses for every premise (:func:`proofs.checks.prove_all`
@@ -8,37 +8,34 @@ The groups, in the order they run:
   :func:`proofs.checks.witnesses` the focused ones per property);
 - ``mutation``: every broken model is caught (:mod:`proofs.mutations`);
 - ``bmc``: traces to a bust, a double win and a win (:mod:`proofs.bmc`);
-- ``link``: engine and model agree (:mod:`proofs.link`).
+- ``link``: engine and model agree (:mod:`proofs.link`, :mod:`proofs.situations`).
+
+Running them, the table and the results file are the game-neutral
+:mod:`proofs.kit.runner`'s; the names below bind them to this suite.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import re
-import time
-from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 from cantstop import Variant, parse_state
 from proofs.bmc import run_bmc
-from proofs.checks import CONFIGS, Check, prove_all, witnesses
-from proofs.link import (
-    LinkReport,
-    exhaustive_moves,
-    ordered_rolls_reduce,
-    random_states,
-    transitions_agree,
-)
-from proofs.model import z3_version
+from proofs.checks import CONFIGS, prove_all, witnesses
+from proofs.kit.results import GROUPS, Check
+from proofs.kit.runner import Stage, Suite, table_line
+from proofs.kit.verdicts import LinkReport, agreement
+from proofs.link import ordered_rolls_reduce, random_states, transitions_agree
 from proofs.mutations import run_mutants
 from proofs.properties import PROPERTIES
+from proofs.situations import exhaustive_moves
 
 __all__ = [
     "GENERATED_BY",
     "GROUPS",
     "LINK_RULES",
+    "SUITE",
     "check_rules",
     "results_json",
     "run",
@@ -48,9 +45,6 @@ __all__ = [
 
 #: The command that writes ``proofs/results.json``.
 GENERATED_BY = "python -m proofs --json proofs/results.json"
-
-#: The groups of checks, in the order they run.
-GROUPS = ("induction", "non-vacuity", "mutation", "bmc", "link")
 
 #: States from which every ordered roll is compared with its sorted form (R4.1).
 REDUCTION_STATES = (
@@ -74,47 +68,6 @@ LINK_RULES = {
     "R3 transitions agree on reachable states": "R3 R2.3 R5 R6.6 R10.2 R11 R12.1 R14.2",
 }
 
-_LEADING_RULE = re.compile(r"^([RN]\d+(?:\.\d+)?) ")
-
-
-def check_rules(check: Check) -> list[str]:
-    """Return the spec rules ``check`` covers: those of its property.
-
-    A property of the model names its rules (:data:`proofs.properties.PROPERTIES`),
-    a check of the link those of :data:`LINK_RULES`; a bounded run is named
-    after the rule it reaches; a witness of the premises covers none.
-
-    >>> check_rules(Check("x", "bmc", "R10.1 a bust is reachable", None, "c", "witness", 0.0))
-    ['R10.1']
-    """
-    by_name = {prop.name: prop.rules for prop in PROPERTIES}
-    rules = by_name.get(check.property) or LINK_RULES.get(check.property)
-    if rules is not None:
-        return rules.split()
-    leading = _LEADING_RULE.match(check.property)
-    return [leading.group(1)] if leading else []
-
-
-def _link(name: str, config: str, run: Callable[[], LinkReport], what: str) -> Check:
-    start = time.perf_counter()
-    report = run()
-    seconds = time.perf_counter() - start
-    if report.agree:
-        detail = f"{report.cases} cases, engine and model agree: {what}"
-    else:
-        shown = "; ".join(report.disagreements[:5])
-        detail = f"{len(report.disagreements)} of {report.cases} cases disagree: {shown}"
-    return Check(
-        f"{name} | {config}",
-        "link",
-        name,
-        None,
-        config,
-        "agree" if report.agree else "counterexample",
-        seconds,
-        detail,
-    )
-
 
 def _transitions() -> LinkReport:
     rng = random.Random(0)
@@ -137,27 +90,27 @@ LINK_WORKERS = min(2, os.cpu_count() or 1)
 
 def link_checks() -> Iterator[Check]:
     """Return the checks of the link between engine and model."""
-    yield _link(
+    yield agreement(
         "R4.1 ordered rolls reduce to sorted rolls",
         "2p, A, custom",
         lambda: ordered_rolls_reduce([parse_state(t) for t in REDUCTION_STATES]),
         "all 1296 ordered rolls: the model's pairings and the engine's result "
         "are those of the sorted roll",
     )
-    yield _link(
+    yield agreement(
         "R6.6 legal moves for every roll and situation",
         "2p",
         lambda: exhaustive_moves(workers=LINK_WORKERS),
         "126 sorted rolls x all six situations of each column the roll names x free markers 0-3",
     )
-    yield _link(
+    yield agreement(
         "R6.6 legal moves for every roll and situation",
         "2p-A",
         lambda: exhaustive_moves(variant=Variant.A, workers=LINK_WORKERS),
         "126 sorted rolls x all six situations of each column the roll names, "
         "realised by skipping (R14.1) x free markers 0-3",
     )
-    yield _link(
+    yield agreement(
         "R3 transitions agree on reachable states",
         "all proof configurations",
         _transitions,
@@ -166,44 +119,26 @@ def link_checks() -> Iterator[Check]:
     )
 
 
-def run(groups: Iterable[str] = GROUPS) -> Iterator[Check]:
-    """Run the checks of ``groups``, yielding each result as it comes."""
-    chosen = set(groups)
-    unknown = chosen - set(GROUPS)
-    if unknown:
-        raise ValueError(f"unknown groups {sorted(unknown)}; the groups are {', '.join(GROUPS)}")
-    if chosen & {"induction", "non-vacuity"}:
-        for check in prove_all():
-            if check.group in chosen:
-                yield check
-    if "non-vacuity" in chosen:
-        yield from witnesses()
-    if "mutation" in chosen:
-        yield from run_mutants()
-    if "bmc" in chosen:
-        yield from run_bmc()
-    if "link" in chosen:
-        yield from link_checks()
+#: The Can't Stop proofs: the stages in order, and the rules each property covers.
+SUITE = Suite(
+    subject="the Can't Stop rules",
+    generated_by=GENERATED_BY,
+    stages=(
+        Stage(frozenset({"induction", "non-vacuity"}), prove_all),
+        Stage(frozenset({"non-vacuity"}), witnesses),
+        Stage(frozenset({"mutation"}), run_mutants),
+        Stage(frozenset({"bmc"}), run_bmc),
+        Stage(frozenset({"link"}), link_checks),
+    ),
+    rules={**{prop.name: prop.rules for prop in PROPERTIES}, **LINK_RULES},
+)
 
-
-def table_line(check: Check) -> str:
-    """One line of the table: result, seconds, group, property, transition, configuration."""
-    mark = " " if check.ok else "!"
-    return (
-        f"{mark} {check.result:<14} {check.seconds:7.2f}s  {check.group:<11} "
-        f"{check.property:<57} {check.transition or '-':<6} {check.config}"
-    )
-
-
-def results_json(checks: list[Check]) -> dict[str, object]:
-    """Return the results file's content (see ``proofs/README.md``)."""
-    return {
-        "z3_version": z3_version(),
-        "generated_by": GENERATED_BY,
-        "checks": [{**check.as_json(), "rules": check_rules(check)} for check in checks],
-    }
-
-
-def write_results(checks: list[Check], path: Path) -> None:
-    """Write the results file to ``path``."""
-    path.write_text(json.dumps(results_json(checks), indent=1) + "\n", encoding="utf-8")
+#: The rules a check covers: those of its property (:data:`proofs.properties.PROPERTIES`),
+#: of the link (:data:`LINK_RULES`), or the rule a bounded run is named after.
+check_rules = SUITE.check_rules
+#: Run the checks of some groups (all by default), yielding each as it comes.
+run = SUITE.run
+#: The results file's content (see ``proofs/README.md``).
+results_json = SUITE.results_json
+#: Write the results file.
+write_results = SUITE.write_results

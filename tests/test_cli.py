@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib.metadata
+import io
 import os
 import subprocess
 import sys
@@ -12,7 +14,10 @@ from pathlib import Path
 import pytest
 
 import cantstop
+from cantstop import InvalidRules, NotationError, parse_state
 from cantstop.cli import build_parser, main
+from cantstop.commands import report_error
+from cantstop.commands.report import MAX_LINE, UsageError
 
 
 def test_demo_plays_a_whole_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,6 +96,8 @@ def test_module_entry_point() -> None:
 
 # -- Bad arguments: one line on stderr, exit status 2, never a traceback ------------------------
 
+ROOT = Path(__file__).resolve().parent.parent
+
 #: A quick port for the ``conform`` rows: the reference engine, on one case.
 PORT = ["--run", "moves-0001", "--", sys.executable, "-m", "cantstop", "serve"]
 
@@ -121,6 +128,8 @@ BAD_ARGUMENTS: list[object] = [
     (["demo", "--seed", "-1"], "--seed"),
     (["demo", "--seed", HUGE], "--seed"),
     (["demo", "--players", "cautious,wizard"], "--players"),
+    (["demo", "--players", "human,rule28"], "--players"),
+    (["demo", "--players", "bold,,bold"], "--players"),
     (["spec", "extra"], "unrecognized arguments: extra"),
     (["show"], "state"),
     (["show", "-"], "stdin"),
@@ -130,6 +139,9 @@ BAD_ARGUMENTS: list[object] = [
     (["odds"], "give a state"),
     (["odds", "-"], "stdin"),
     (["odds", "--table", "-/- - 0r"], "not both"),
+    (["explain"], "state"),
+    (["explain", "-"], "stdin"),
+    (["explain", "-/- - 0r", "7+10", "extra"], "unrecognized arguments: extra"),
     (["simulate", "--games", "0"], "--games"),
     (["simulate", "--games", "-5"], "--games"),
     (["simulate", "--games", HUGE], "--games"),
@@ -138,6 +150,7 @@ BAD_ARGUMENTS: list[object] = [
     (["simulate", "--processes", "100000"], "--processes"),
     (["simulate", "--seed", "-1"], "--seed"),
     (["simulate", "--players", "rule28,nobody"], "--players"),
+    (["simulate", "--players", "human,rule28"], "--players"),
     (["play", "--delay", "-1"], "--delay"),
     (["play", "--delay", "nan"], "--delay"),
     (["play", "--delay", "1e308"], "--delay"),
@@ -158,6 +171,11 @@ BAD_ARGUMENTS: list[object] = [
     (["play", "--resume", FOLDER], "folder"),
     (["play", "--resume", "-"], "--resume"),
     (["play", "--resume", UNREADABLE], "cannot read"),
+    pytest.param(
+        ["play", "--resume", "/dev/zero"],
+        "a character device",
+        marks=pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero"),
+    ),
     (["verify"], "GAME.jsonl"),
     pytest.param(["verify", MISSING], "missing.jsonl"),
     pytest.param(["verify", FOLDER], "folder"),
@@ -199,6 +217,7 @@ def _check_one_line_exit_2(
     assert len(lines) == 1, err
     assert lines[0].startswith(f"cantstop {argv[0]}: error: "), err
     assert fragment in lines[0], err
+    assert len(lines[0]) <= MAX_LINE + 40, err
 
 
 @pytest.mark.parametrize(("argv", "fragment"), BAD_ARGUMENTS)
@@ -226,7 +245,7 @@ def test_the_table_covers_every_subcommand() -> None:
     """The table of bad arguments has rows for each subcommand the project ships."""
     covered = {getattr(row, "values", row)[0][0] for row in BAD_ARGUMENTS}  # type: ignore[index]
     shipped = {"demo", "spec", "show", "moves", "perft", "odds", "simulate", "play"}
-    shipped |= {"verify", "conform", "serve"}
+    shipped |= {"verify", "conform", "serve", "explain"}
     assert shipped <= set(_subcommands())
     assert covered == shipped
 
@@ -275,3 +294,191 @@ def test_show_draws_the_legend_and_the_position(capsys: pytest.CaptureFixture[st
     lines = capsys.readouterr().out.splitlines()
     assert lines[-2] == "position: 7:2/- 7:3 0d"
     assert lines[-1].startswith("legend: 0 1 squares of players 0 and 1, ^ neutral marker")
+
+
+# -- One report for every command -------------------------------------------------------------
+
+
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_report_error_names_the_kind_of_problem_by_its_status() -> None:
+    """Usage and file errors are 2, a broken rule 1, a bug 2; each is one line with the prefix."""
+    cases: list[tuple[BaseException | str, int, str]] = [
+        (UsageError("give a state"), 2, "cantstop show: error: give a state\n"),
+        (
+            FileNotFoundError(2, "No such file or directory", "x.jsonl"),
+            2,
+            "cantstop show: error: x.jsonl: No such file or directory\n",
+        ),
+        (InvalidRules("players must be 1 to 4, not 5", "R15.1"), 1, "(rule R15.1)\n"),
+        ("2 examples fail", 1, "cantstop show: error: 2 examples fail\n"),
+        (KeyError("x"), 2, "cantstop show: error: internal error, a bug in cantstop: KeyError"),
+    ]
+    for problem, status, text in cases:
+        err = io.StringIO()
+        assert report_error("show", problem, err) == status
+        assert err.getvalue().count("\n") == 1
+        assert err.getvalue().startswith("cantstop show: error: ")
+        assert text in err.getvalue()
+
+
+def test_the_caret_is_shown_at_a_terminal_only() -> None:
+    """A notation error's text and caret follow the line at a terminal; a pipe gets one line."""
+    try:
+        parse_state("7:2/- 7:99 0d")
+    except NotationError as exc:
+        error = exc
+    pipe, terminal = io.StringIO(), _Terminal()
+    report_error("show", error, pipe)
+    report_error("show", error, terminal)
+    assert pipe.getvalue().count("\n") == 1
+    # Position 8 is the 9 of 99: the caret stands under it, two spaces in, as the text is.
+    assert terminal.getvalue().splitlines()[1:] == ["  7:2/- 7:99 0d", "          ^"]
+
+
+def test_a_report_is_never_longer_than_its_bound() -> None:
+    """A message quoting a 120 KB text is cut, and says how much was left out."""
+    err = io.StringIO()
+    report_error("show", UsageError("bad: " + "x" * 120_000), err)
+    line = err.getvalue()
+    assert len(line) <= MAX_LINE + len("cantstop show: error: \n")
+    assert "more characters)" in line
+
+
+#: Commands given a 120,000-character argument where a short one belongs.
+LONG = "x" * 120_000
+LONG_ARGUMENTS = [
+    ["show", LONG],
+    ["moves", "7:2/- 7:99 0d" + LONG],
+    ["demo", "--players", LONG],
+    ["simulate", "--players", LONG],
+    ["play", "--players", LONG],
+    ["play", "--variant", LONG],
+    ["play", "--seed", LONG],
+    ["odds", LONG],
+    ["perft", LONG],
+    ["explain", LONG],
+    ["explain", "-/- - 0r", LONG],
+]
+
+
+@pytest.mark.parametrize("argv", LONG_ARGUMENTS, ids=lambda argv: " ".join(a[:12] for a in argv))
+def test_a_long_argument_is_quoted_short(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whatever a command quotes of a long argument, its error line stays short."""
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status in (1, 2)
+    assert err.count("\n") == 1
+    assert err.startswith(f"cantstop {argv[0]}: error: ")
+    assert len(err) <= MAX_LINE + 40
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            found.add(node.module)
+    return found
+
+
+#: The modules that hold command-line code besides the commands package: the entry points.
+COMMAND_CODE = {"cantstop/cli.py", "cantstop/__main__.py"}
+
+
+def test_rule_modules_import_neither_argparse_nor_the_commands() -> None:
+    """Argparse and the commands live in ``cantstop/commands``; no other module reaches them.
+
+    The conformance package's own command modules are left to it.
+    """
+    package = ROOT / "cantstop"
+    for path in sorted(package.rglob("*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        if name in COMMAND_CODE or name.startswith(("cantstop/commands/", "cantstop/conformance")):
+            continue
+        imported = _imports(path)
+        assert "argparse" not in imported, name
+        assert not {m for m in imported if m.startswith(("cantstop.commands", "cantstop.cli"))}, (
+            name
+        )
+
+
+def test_spec_check_reports_failing_examples_on_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failing example is listed on stdout and ends in the error line and status 1."""
+    from cantstop.commands import spec as spec_command
+    from cantstop.spec import load_spec
+
+    example = load_spec().examples[0]
+    monkeypatch.setattr(
+        spec_command, "iter_failures", lambda spec: iter([(example, f"{example.id}: wrong")])
+    )
+    assert main(["spec", "--check"]) == 1
+    captured = capsys.readouterr()
+    assert f"{example.id}: wrong" in captured.out
+    first = f"{example.id}: wrong"
+    assert captured.err == (
+        f"cantstop spec: error: 1 example fails against the engine; the first: {first}\n"
+    )
+
+
+#: The command-line modules and the modules of the terminal game and its players.
+COMMAND_LINE_MODULES = [
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "cantstop" / "commands").glob("*.py")),
+    "cantstop/cli.py",
+    "cantstop/demo.py",
+    "cantstop/play.py",
+    "cantstop/players.py",
+    "cantstop/savedgames.py",
+    "cantstop/simulate.py",
+    "cantstop/text.py",
+]
+
+
+@pytest.mark.parametrize("name", COMMAND_LINE_MODULES)
+def test_each_module_is_short_and_says_its_concern(name: str) -> None:
+    """No module is over 600 lines, and its docstring's first line names what it is for."""
+    text = (ROOT / name).read_text(encoding="utf-8")
+    assert text.count("\n") <= 600
+    doc = ast.get_docstring(ast.parse(text))
+    assert doc is not None, name
+    first = doc.splitlines()[0]
+    assert first.endswith("."), name
+    assert len(first) > 20, name
+
+
+#: Runs that fail a rule (exit status 1), one or more per command that can: each must say so
+#: in its one error line on stderr, whatever it prints on stdout.
+FAILING_RUNS = [
+    ["show", "-/- - 9r"],
+    ["moves", "-/- 2:1,3:1,4:1 0c6666"],
+    ["perft", "7:2/- 7:99 0d"],
+    ["odds", "-/- - 0c3455"],
+    ["play", "--resume", "{tmp}/bad.jsonl"],
+    ["explain", "7:2/- - 0c3455", "7"],
+    ["explain", "7:2/- - 0c3455", "8+9+10"],
+]
+
+
+@pytest.mark.parametrize("argv", FAILING_RUNS, ids=lambda argv: argv[0])
+def test_a_failed_rule_is_reported_on_stderr(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Status 1 always comes with the one ``cantstop CMD: error:`` line on stderr."""
+    (tmp_path / "bad.jsonl").write_text('{"record":"cantstop","version":1}\n{"action":7}\n')
+    status = main([a.format(tmp=tmp_path) for a in argv])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert captured.err.count("\n") == 1, captured.err
+    assert captured.err.startswith(f"cantstop {argv[0]}: error: ")
+    assert "error" not in captured.out

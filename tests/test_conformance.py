@@ -34,7 +34,7 @@ def _by_kind(cases: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
 
 
 def test_regeneration_gives_the_committed_files() -> None:
-    """One command regenerates the vectors, byte for byte; no stray file is left."""
+    """One command regenerates the newest vectors, byte for byte; no stray file is left."""
     generated = generate.generate()
     committed = {p.name for p in VECTORS.glob("*.json")} - {"schema.json"}
     assert committed == set(generated)

@@ -14,7 +14,7 @@ from cantstop import Phase, explain, parse_action, parse_state
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
 from cantstop.conformance.serve import handle
-from cantstop.explain import TEMPLATES
+from cantstop.explanation import TEMPLATES
 from tests import independent
 
 NODE = shutil.which("node")

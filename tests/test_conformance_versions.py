@@ -174,3 +174,13 @@ def test_the_port_of_v1_passes_v1_and_fails_only_what_v2_changed(
     assert run.suspects()[0][0] == "N1.6"
     assert run.report()["suite_version"] == 2
     assert list(run.summary_lines())[-1] == f"0 passed, {len(failed)} failed (suite v2)"
+
+
+def test_the_reworded_explanations_are_explain_cases_of_v2() -> None:
+    """Each explain case the changelog lists as reworded is an explain case of v2 with an answer."""
+    text = CHANGES.read_text(encoding="utf-8")
+    section = text.split("**Explanations (the `explain` capability).**", 1)[1].split("###", 1)[0]
+    listed = re.findall(r"`(explain-[0-9]{5})`", section)
+    assert len(listed) == len(set(listed)) == 180
+    new = _cases(2)
+    assert all("explanation" in new[i]["expect"] for i in listed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import doctest
 import importlib
 import itertools
 import os
@@ -186,6 +188,8 @@ def test_the_three_column_table_matches_a_count_of_all_1296_rolls(site: Path) ->
     # The best-known figure of the game: 6, 7, 8 make at least one sum 92% of the time.
     assert rows[0][1] == "6 7 8"
     assert rows[0][3] == "8.02 %"
+    # The per cent sign stays on the line of its number: a no-break space holds them.
+    assert "<p>8.02\N{NO-BREAK SPACE}%</p>" in (site / "probabilities.html").read_text("utf-8")
 
 
 def test_the_single_column_table_matches_a_count_of_all_1296_rolls(site: Path) -> None:
@@ -434,6 +438,14 @@ def test_the_sources_are_named_and_described(site: Path) -> None:
     sources = (site / "sources.html").read_text(encoding="utf-8")
     for name in ("The write-up", "The rules guide", "The FAQ", "When the sources disagree"):
         assert name in sources, name
+    # Each source: what kind of text it is, what it covers, and the rules it decided, linked.
+    for anchor in ("source-write-up", "source-rules-guide", "source-faq"):
+        section = sources[sources.index(f'<section id="{anchor}">') :]
+        section = section[: section.index("</section>")]
+        for part in ("What it is.", "What it covers.", "What the spec took from it."):
+            assert part in section, (anchor, part)
+        cited = re.findall(r'class="cs-rule reference internal" href="([^"]+)"', section)
+        assert len(set(cited)) >= 8, anchor
     # The example titles that the conformance vectors keep word for word are shown by name.
     turn = (site / "rules" / "03-turn.html").read_text(encoding="utf-8")
     assert "Worked turn of the write-up, played in one go" in turn
@@ -647,3 +659,201 @@ def test_the_tryit_bundle_holds_the_browser_modules_and_reads_only_known_forms()
     )
     assert 'const { x: y } = __modules["a.js"];' in module
     assert "return { z: y, f };" in module
+
+
+def extension_module(name: str) -> ModuleType:
+    """Import a module of the documentation's extensions (``docs/_ext``)."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+
+
+def test_the_docstring_examples_of_the_extensions_hold() -> None:
+    """The doctests of docs/_ext run here, since pytest collects none from docs/."""
+    names = ["specsite.rules", "specsite.proofs", "cantstop_spec", "cantstop_tryit"]
+    for name in names:
+        result = doctest.testmod(extension_module(name), optionflags=doctest.ELLIPSIS)
+        assert result.attempted > 0, name
+        assert result.failed == 0, name
+
+
+def imports_of(path: Path) -> set[str]:
+    """Return the top-level modules that the module at ``path`` imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_spec_extension_imports_no_game() -> None:
+    """specsite, the game-neutral part of the docs extension, imports Sphinx and itself only."""
+    modules = sorted((DOCS / "_ext" / "specsite").glob("*.py"))
+    assert len(modules) >= 8
+    allowed = {"specsite", "sphinx", "docutils", *sys.stdlib_module_names}
+    for path in modules:
+        assert imports_of(path) <= allowed, (path.name, imports_of(path) - allowed)
+
+
+TOY_CONF = """
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, {ext!r})
+from specsite import setup_site
+
+extensions = ["myst_parser"]
+exclude_patterns = ["spec"]
+toy_spec_dir = "spec"
+toy_proof_results = "results.json"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    path: str
+
+    @property
+    def is_chapter(self):
+        return "." not in self.id
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str
+    rules: tuple
+    path: str
+    line: int
+    fields: dict
+
+    def get(self, key):
+        return self.fields.get(key)
+
+
+@dataclass
+class Spec:
+    rules: dict = field(default_factory=dict)
+    examples: list = field(default_factory=list)
+
+
+class Counting:
+    # A toy game: a state is a number, '+N' adds N to it, and no state is past 10 (T1.2).
+    example_keys = {{"id": "the id of the example", "action": "a number to add, as +N"}}
+
+    def load_spec(self, root):
+        spec, block = Spec(), None
+        for path in sorted(root.glob("*.md")):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                heading = re.match(r"^#{{2,3}} (T[0-9.]+) (.+)$", line)
+                if heading:
+                    spec.rules[heading[1]] = Rule(heading[1], heading[2], path.name)
+                elif line == "```example":
+                    block, start = {{}}, number
+                elif line == "```" and block is not None:
+                    rules = tuple(block["rules"].split())
+                    spec.examples.append(Example(block["id"], rules, path.name, start, block))
+                    block = None
+                elif block is not None:
+                    key, _, value = line.partition(": ")
+                    block[key] = value
+        return spec
+
+    def run_example(self, example):
+        total = int(example.get("state")) + int(example.get("action").removeprefix("+"))
+        if str(total) != example.get("result"):
+            wanted = example.get("result")
+            raise AssertionError(f"{{example.id}}: expected {{wanted}}, got {{total}}")
+
+    def shown(self, text):
+        return text.upper()
+
+    def figures(self, example, failure):
+        return '<div class="toy-figure">' + example.get("state") + "</div>"
+
+    def links(self, example, docname):
+        return []
+
+    def message(self, example):
+        return None
+
+    def fact_note(self, example, key):
+        return ""
+
+
+def setup(app):
+    setup_site(app, Counting(), "toy")
+    games = ("cantstop", "dicekit", "cantstop_spec", "cantstop_tryit")
+    loaded = lambda: " ".join(sorted(m for m in sys.modules if m.split(".")[0] in games))
+    written = lambda app, exc: Path(app.outdir, "games.txt").write_text(loaded())
+    app.connect("build-finished", written)
+"""
+
+TOY_SPEC = """# Counting
+
+## T1 Counting
+
+### T1.1 Adding
+
+A move adds its number to the state; no state is past 10 (T1.2).
+
+```example
+id: E001
+title: Two and three make five
+rules: T1.1
+state: 2
+action: +3
+result: 5
+```
+
+### T1.2 The limit
+
+No state is past 10.
+
+```{{toy-example-keys}}
+```
+"""
+
+
+def toy_site(tmp_path: Path, result: str) -> Path:
+    """Return the source of a site that puts a toy game's spec on its page through specsite."""
+    source = tmp_path / "src"
+    (source / "spec").mkdir(parents=True)
+    (source / "conf.py").write_text(TOY_CONF.format(ext=str(DOCS / "_ext")), encoding="utf-8")
+    spec = TOY_SPEC.format().replace("result: 5", f"result: {result}")
+    (source / "spec" / "01-counting.md").write_text(spec, encoding="utf-8")
+    (source / "index.md").write_text("```{include} spec/01-counting.md\n```\n", encoding="utf-8")
+    return source
+
+
+def test_the_spec_extension_puts_another_games_spec_on_a_site(tmp_path: Path) -> None:
+    """The spec extension shows a toy game's rules and examples, loading no Can't Stop module."""
+    build = sphinx(toy_site(tmp_path, "5"), tmp_path / "out")
+    assert build.returncode == 0, build.stdout + build.stderr
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    card = html[html.index('<div class="cs-example docutils container" id="e001">') :]
+    card = card[: card.index("</dl>")]
+    assert "TWO AND THREE MAKE FIVE" in card  # the game's own rendering of a title
+    assert "ran against the engine: passed" in card
+    assert '<div class="toy-figure">2</div>' in card  # the game's pictures
+    assert '<a class="cs-rule reference internal" href="#rule-t1-1">T1.1</a>' in card
+    assert 'id="rule-t1-2"' in html
+    assert '<a class="cs-rule reference internal" href="#rule-t1-2">T1.2</a>' in html
+    (keys,) = tables(tmp_path / "out" / "index.html")
+    assert keys[1:] == [["id", "the id of the example"], ["action", "a number to add, as +N"]]
+    assert (tmp_path / "out" / "games.txt").read_text(encoding="utf-8") == ""
+
+
+def test_another_games_failing_example_fails_the_build(tmp_path: Path) -> None:
+    """The toy game's runner decides, and the generic extension fails the build naming it."""
+    build = sphinx(toy_site(tmp_path, "6"), tmp_path / "out", strict=False)
+    output = build.stdout + build.stderr
+    assert build.returncode != 0
+    assert "spec example failed: E001: expected 6, got 5" in output
+    assert "toy spec check failed" in output

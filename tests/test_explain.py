@@ -1,4 +1,4 @@
-"""cantstop.explain: explanations agree with the engine, cite existing rules, follow the spec."""
+"""cantstop.explain and cantstop.explanation: they agree with the engine and follow the spec."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from cantstop import (
     InvalidState,
     Move,
     Phase,
+    Roll,
     Rules,
     State,
     Stop,
@@ -29,9 +30,8 @@ from cantstop import (
     parse_action,
     parse_state,
 )
-from cantstop.cli import main
 from cantstop.dice import roll_outcomes
-from cantstop.explain import FORMAT, TEMPLATES, Explanation, Statement
+from cantstop.explanation import FORMAT, TEMPLATES, Explanation, Statement
 from cantstop.spec import load_spec
 from tests.games import CONFIGS, random_game
 
@@ -201,7 +201,8 @@ def test_what_a_stop_would_do_is_what_the_stop_does() -> None:
             outcomes.add("refused")
             continue
         after, event = state.step(Stop())
-        (squares,) = [s for s in statements if s.kind == "stop.squares"]
+        (squares,) = [s for s in statements if s.kind in ("stop.square", "stop.squares")]
+        assert (squares.kind == "stop.square") is (len(state.markers) == 1)
         me = state.player
         mine = {str(c): v for c, v in after.squares[me].items()}
         assert squares.data["squares"] == mine, state
@@ -242,9 +243,20 @@ def test_the_chance_of_a_bust_counts_the_busting_rolls() -> None:
 
 
 def test_a_bust_says_where_each_marker_goes_back() -> None:
-    """R10.2: each marker comes off; the player's own square in its column, if any, stays."""
+    """R10.2: each marker comes off; the player's own square in its column, if any, stays.
+
+    A bust is described only when some roll busts: after "none of the 1296
+    rolls busts" nothing is said of one.
+    """
+    described = silent = 0
     for state in [s for s in STATES if s.phase is Phase.DECIDE]:
         statements = explain(state).statements
+        busts = any(state.step(roll).event is Event.BUSTED for roll in SORTED_ROLLS)
+        if not busts:
+            assert not [s for s in statements if s.kind.startswith("bust.")], state
+            silent += 1
+            continue
+        described += 1
         columns = {
             s.data["column"]: s.data["square"]
             for s in statements
@@ -254,6 +266,8 @@ def test_a_bust_says_where_each_marker_goes_back() -> None:
         assert columns == {c: own.get(c) for c in state.markers}
         tops = [s.data["column"] for s in statements if s.kind == "bust.top"]
         assert tops == [c for c, p in state.markers.items() if p == state.rules.heights[c]]
+    assert described > 20
+    assert silent > 0
 
 
 # -- the spec's examples and hand-worked positions ------------------------------------
@@ -412,6 +426,59 @@ def test_variant_b_refuses_the_stop_in_words() -> None:
     assert refused.data == {"shares": [{"column": 7, "space": 1, "player": 1}]}
 
 
+def test_one_marker_is_the_marker_and_a_square() -> None:
+    """One marker is "the marker" in a move and a stop; several are "the markers" (X2.4, X2.7)."""
+    lines = explain(parse_state("-/- - 0c1111")).text().splitlines()
+    assert lines[-1] == (
+        "  2+2 comes from pairings 1, 2 and 3 and leaves the marker in column 2 on space 2 (R6.6)."
+    )
+    one = explain(parse_state("-/- 7:3 0d")).text().splitlines()
+    assert (
+        one[2] == "If player 0 stops, the marker becomes a square in column 7 on space 3 (R11.2)."
+    )
+    two = explain(parse_state("-/- 7:3,8:1 0d")).text().splitlines()
+    assert two[2] == (
+        "If player 0 stops, the markers become squares in column 7 on space 3 "
+        "and in column 8 on space 1 (R11.2)."
+    )
+    several = explain(parse_state("-/- 7:3 0c3455")).statements
+    assert [(s.kind, s.data["markers"]) for s in several if s.kind.startswith("move.")] == []
+    assert [s.data["markers"] for s in several if s.kind == "move"] == [
+        {"7": 4, "10": 1},
+        {"7": 3, "8": 1, "9": 1},
+    ]
+
+
+def test_dice_thrown_in_order_are_named_once() -> None:
+    """The dice statement says the dice twice only when the throw was not already sorted (X2.5)."""
+    state = parse_state("-/- - 0r")
+    thrown = explain(state, Roll((1, 2, 3, 4))).statements
+    (sorted_throw,) = [s for s in thrown if s.kind.startswith("dice")]
+    assert sorted_throw.kind == "dice.sorted"
+    assert sorted_throw.line() == (
+        "The dice were thrown as 1-2-3-4, already sorted, and their order does not matter (R4.1)."
+    )
+    assert sorted_throw.data == {"thrown": [1, 2, 3, 4], "dice": [1, 2, 3, 4]}
+    (shuffled,) = [s for s in explain(state, Roll((2, 1, 3, 4))).statements if s.kind == "dice"]
+    assert shuffled.text == (
+        "The dice were thrown as 2-1-3-4; sorted, they are 1-2-3-4, "
+        "and their order does not matter."
+    )
+
+
+def test_no_bust_is_described_when_no_roll_busts() -> None:
+    """With one marker and two free, every roll plays: the explanation stops at the chance."""
+    found = explain(parse_state("-/- 7:1 0d"))
+    assert found.text() == (
+        "Player 0 has played the roll and may roll again or stop (R3.4).\n"
+        "One marker stands in column 7 on space 1; two are free (R1.4).\n"
+        "If player 0 stops, the marker becomes a square in column 7 on space 1 (R11.2).\n"
+        "  Player 0 would then hold no won column, short of the target of 3, and the turn "
+        "would pass to player 1 (R11.4).\n"
+        "If player 0 rolls, none of the 1296 rolls busts (R10.1).\n"
+    )
+
+
 def test_a_finished_game_names_the_winner_and_the_columns() -> None:
     found = explain(parse_state("2:3,3:5,4:7/7:13 - 0x"))
     assert [s.line() for s in found.statements] == [
@@ -447,6 +514,7 @@ FIELDS = {
     "move": ["move", "pairings", "markers"],
     "result": ["state", "event"],
     "stop.squares": ["squares"],
+    "stop.square": ["squares"],
     "stop.column": ["column"],
     "stop.removes": ["column", "player", "space"],
     "stop.wins": ["held", "target", "next"],
@@ -464,7 +532,7 @@ FIELDS = {
 }
 
 #: The kinds at depth 1 and 2 (spec/explain.md, X4.2); every other kind is at depth 0.
-DEPTH_1 = {"alternatives", "move", "stop.column", "stop.wins", "stop.passes"}
+DEPTH_1 = {"alternatives", "move", "move.one-marker", "stop.column", "stop.wins", "stop.passes"}
 DEPTH_1 |= {"bust.back", "bust.gone", "over.won", "over.holds"}
 DEPTH_1 |= {k for k in TEMPLATES if k.startswith(("sum.", "offer."))}
 DEPTH_2 = {"stop.removes", "bust.top"}
@@ -546,53 +614,6 @@ def test_the_json_form_is_canonical_and_has_no_floats() -> None:
                     assert list(value) == sorted(value, key=int)
         assert found.text() == "".join(s.line() + "\n" for s in found.statements)
         assert str(found) == found.text()
-
-
-# -- the command ---------------------------------------------------------------------
-
-
-def test_the_command_prints_the_text(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", "7:2/- - 0c3455"]) == 0
-    assert capsys.readouterr().out == explain(parse_state("7:2/- - 0c3455")).text()
-
-
-def test_the_command_prints_the_canonical_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", "7:2/- 7:3,10:1 0d", "r2346", "--json"]) == 0
-    out = capsys.readouterr().out
-    assert out.endswith("}\n")
-    assert out.count("\n") == 1
-    data = json.loads(out)
-    assert data["action"] == "r2346"
-    assert data["legal"] is True
-    assert data["moves"] == ["5+10", "6", "7+8", "9"]
-
-
-def test_an_illegal_action_is_explained_with_exit_status_1(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    assert main(["explain", "-/7:13 - 0c3455", "7+10"]) == 1
-    captured = capsys.readouterr()
-    assert "7+10 is not legal: 7 cannot be played, because column 7 has been won by player 1" in (
-        captured.out
-    )
-    assert captured.err == ""
-
-
-def test_bad_notation_is_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", "-/- - 9r"]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("cantstop explain: error: ")
-    assert "(rule N1.4)" in err
-    assert err.count("\n") == 1
-    assert main(["explain", "-/- - 0r", "7+10+3"]) == 1
-    assert "(rule N2.1)" in capsys.readouterr().err
-
-
-def test_a_missing_state_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("cantstop explain: error: ")
-    assert "state" in err
 
 
 def test_explain_refuses_what_is_not_a_state() -> None:

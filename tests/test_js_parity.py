@@ -28,7 +28,7 @@ import pytest
 
 from cantstop import Phase, State, explain, format_state, parse_action, parse_state
 from cantstop.dice import pairings
-from cantstop.explain import TEMPLATES
+from cantstop.explanation import TEMPLATES
 from cantstop.spec import load_spec
 from cantstop.svg import dice_svg, state_svg
 from tests.games import CONFIGS, random_game

@@ -2,24 +2,47 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import json
 import os
 import pty
 import re
+import resource
 import select
 import shlex
 import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from cantstop import Move, Phase, Rules, State, Variant, format_state, new_game, parse_state
+from cantstop import (
+    Action,
+    Move,
+    Phase,
+    Roll,
+    Rules,
+    State,
+    Variant,
+    format_state,
+    new_game,
+    parse_state,
+)
 from cantstop.cli import main
 from cantstop.conformance.verify import verify_record
-from cantstop.play import Console, draw_board, games_folder, play, read_move
+from cantstop.play import (
+    MAX_ANSWER,
+    Console,
+    NotAChoice,
+    draw_board,
+    games_folder,
+    play,
+    read_move,
+)
 from cantstop.players import Rule28Player
 from cantstop.record import PlaySetup, RecordWriter, read_header, replay_record
 from cantstop.text import render_board
@@ -83,11 +106,15 @@ def test_a_move_is_read_in_any_order_and_spacing(answer: str) -> None:
 def test_read_move_explains_each_mistake() -> None:
     """Every answer that names no choice gets a message that says why."""
     moves = parse_state(FIVE_CHOICES).legal_moves()
-    assert read_move("13", moves) == "13 is not a column: the sum of two dice is 2 to 12"
-    assert read_move("0", moves) == "0 is not a column: the sum of two dice is 2 to 12"
+    assert read_move("13", moves) == NotAChoice(
+        "13 is not a column: the sum of two dice is 2 to 12"
+    )
+    assert str(read_move("0", moves)) == "0 is not a column: the sum of two dice is 2 to 12"
     assert str(read_move("9" * 5000, moves)).startswith("999999 is not a column")
-    assert read_move("4 5 6", moves) == "'4 5 6' names 3 sums; a move plays one or two (rule R4.3)"
-    assert read_move("4+10", moves) == (
+    assert str(read_move("4 5 6", moves)) == (
+        "'4 5 6' names 3 sums; a move plays one or two (rule R4.3)"
+    )
+    assert str(read_move("4+10", moves)) == (
         "4+10 is not a choice with these dice; the choices are a) 4  b) 5  c) 7+7  d) 9  e) 10"
     )
     assert str(read_move("f", moves)).startswith("'f' is not a choice: type a letter from a to e")
@@ -128,7 +155,7 @@ def test_help_lists_the_commands_at_both_prompts() -> None:
 
 def test_question_mark_at_a_choice_explains_the_roll() -> None:
     """``?`` at a choice prints the explanation of the roll, the same as ``cantstop explain``."""
-    from cantstop.explain import explain
+    from cantstop.explanation import explain
 
     _, out = _session(FIVE_CHOICES, "?\nq\n")
     for line in explain(parse_state(FIVE_CHOICES)).text().splitlines():
@@ -152,7 +179,8 @@ def test_odds_gives_the_bust_chance_after_each_choice() -> None:
         busts = whole_roll_counts(read_state(move_result(position, sums)))[1]
         assert busts > 0  # three markers placed: some rolls bust
         line = next(line for line in lines if line.startswith(f"{key}) {text} "))
-        assert line.endswith(f"{busts} of the 1296 rolls ({busts / 1296:.1%})")
+        tenths = (2000 * busts + 1296) // 2592  # halves up, as spec/explain.md X4.1 rounds
+        assert line.endswith(f"{busts} of the 1296 rolls ({tenths // 10}.{tenths % 10}%)")
 
 
 def test_bust_odds_are_shown_before_each_decision() -> None:
@@ -633,3 +661,269 @@ def test_pty_game_respects_no_color(tmp_path: Path, clean_env: dict[str, str]) -
     out = _pty_session({**clean_env, "NO_COLOR": "1"}, ["a", "s", "q"], tmp_path / "g.jsonl")
     assert "\033[" not in out
     assert "player 1 (rule28) to play" in out
+
+
+# -- What happened: every roll shown, busts with their reason ---------------------------------
+
+
+def _recorded(state: State, answers: str, seed: int) -> tuple[str, list[dict[str, object]]]:
+    """Play from ``state`` into a record in memory; return the output and the action lines."""
+    out, record = io.StringIO(), io.StringIO()
+    writer = RecordWriter(record, state.rules)
+    play(state, [None, Rule28Player()], seed, Console(io.StringIO(answers), out), writer)
+    lines = [json.loads(line) for line in record.getvalue().splitlines()[1:]]
+    return out.getvalue(), lines
+
+
+def test_a_persons_bust_shows_its_dice_and_why() -> None:
+    """Rolling again with three markers on 2, 3 and 4: a bust shows the dice and the lost sums.
+
+    With no marker free and none of 2, 3 or 4 on its top space, a roll busts exactly
+    when no pairing makes 2, 3 or 4, and then every sum it makes needs a new marker
+    (R5.3); the sums are the dice added in pairs, worked out here from the record.
+    """
+    busts = 0
+    for seed in range(12):
+        out, lines = _recorded(parse_state("-/- 2:1,3:1,4:1 0d"), "r\nq\n", seed)
+        roll = lines[0]
+        assert roll["action"]["type"] == "roll"  # type: ignore[index]
+        dice: list[int] = roll["action"]["dice"]  # type: ignore[index]
+        a, b, c, d = dice
+        sums = sorted({a + b, c + d, a + c, b + d, a + d, b + c})
+        if not roll["bust"]:
+            assert "bust!" not in out
+            continue
+        busts += 1
+        listed = ", ".join(map(str, sums[:-1])) + f" and {sums[-1]}" if len(sums) > 1 else sums[0]
+        assert f"  dice: {a} {b} {c} {d}\n" in out
+        assert (
+            f"  bust! {listed} need{'s' if len(sums) == 1 else ''} a new marker, and all three "
+            "are in use (R5.3): no pairing plays (R10.1), so the markers come off\n"
+        ) in out
+    assert busts >= 2  # the seeds include busts
+
+
+def test_every_bust_of_a_whole_game_is_shown_with_its_dice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a game between built-in players, each roll the record marks a bust is told, dice first."""
+    path = tmp_path / "g.jsonl"
+    argv = ["--players", "random,rule28", "--seed", "8", "--record", str(path)]
+    status, out, _ = _play(argv, monkeypatch, capsys)
+    assert status == 0
+    rolls = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+    busted = [line["action"]["dice"] for line in rolls if line.get("bust")]
+    told = re.findall(r"  dice: (\d) (\d) (\d) (\d)\n  bust! ", out)
+    assert busted  # the game has busts to tell
+    assert [[int(d) for d in dice] for dice in told] == busted
+
+
+def test_resume_shows_the_header_then_the_board_then_whose_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resumed within a turn: the header, the board, whose turn it is, then the prompt."""
+    path = tmp_path / "g.jsonl"
+    assert _play(["--record", str(path), "--seed", "5"], monkeypatch, capsys, "a\n")[0] == 0
+    status, out, _ = _play(["--resume", str(path)], monkeypatch, capsys)
+    assert status == 0
+    marks = ["resuming ", "game record: ", "legend: ", "player 0 (human) to play", "roll again"]
+    places = [out.index(mark) for mark in marks]
+    assert places == sorted(places), out
+    assert out.count("legend: ") == 1  # the board is drawn once before the question
+
+
+def test_an_answer_in_capitals_is_read_or_quoted_as_typed() -> None:
+    """``R`` rolls as ``r`` does; an answer that is no choice is quoted as it was typed."""
+    final, out = _session("-/- 7:1 0d", "A\nq\n")
+    assert "'A' is not a choice: type r to roll again, s to stop" in out
+    assert final.phase is Phase.DECIDE
+    final, out = _session("-/- 7:1 0d", "S\nq\n")
+    assert final.squares[0] == {7: 1}
+    _, out = _session(FIVE_CHOICES, "XYZ\nq\n")
+    assert "'XYZ' is not a choice: type a letter from a to e" in out
+
+
+def test_an_empty_line_asks_again_without_an_error() -> None:
+    """Enter alone, or space alone, repeats the question and says nothing else."""
+    final, out = _session(FIVE_CHOICES, "\n   \na\nq\n")
+    assert "not a choice" not in out
+    assert out.count("your move [a-e]: ") == 3
+    assert final.markers == {2: 1, 3: 1, 4: 1}
+
+
+# -- Hostile input: endless files, endless lines, bytes that are not text, full disks, links ----
+
+
+class _EndlessLine(io.StringIO):
+    """An input whose first line is ``length`` characters long, then ``rest``, made as read."""
+
+    def __init__(self, length: int, rest: str) -> None:
+        super().__init__()
+        self.left, self.rest = length, rest
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if self.left:
+            take = self.left if size is None or size < 0 else min(size, self.left)
+            self.left -= take
+            return "x" * take + ("\n" if not self.left else "")
+        line, _, self.rest = self.rest.partition("\n")
+        return line + "\n" if line or self.rest else ""
+
+
+def test_a_prompt_reads_a_long_line_in_bounded_pieces() -> None:
+    """A 50-million-character line at a prompt is skipped in pieces, never held whole."""
+    answers = _EndlessLine(50_000_000, "a\nq\n")
+    out = io.StringIO()
+    tracemalloc.start()
+    try:
+        final = play(parse_state(FIVE_CHOICES), [None, Rule28Player()], 1, Console(answers, out))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000
+    assert f"that line is over {MAX_ANSWER:,} characters long: type a shorter one" in out.getvalue()
+    assert final.markers == {2: 1, 3: 1, 4: 1}  # the answer after it was read: a, column 4
+
+
+def _run_play(
+    argv: list[str], stdin: bytes, **options: object
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m cantstop play ARGV`` in a child process from the repository."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **options.pop("env", {})}  # type: ignore[dict-item]
+    return subprocess.run(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "cantstop", "play", *argv],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+        **options,
+    )
+
+
+def test_bytes_that_are_not_utf8_at_a_strict_stdin(tmp_path: Path) -> None:
+    """A strict UTF-8 stdin given byte 0xff: no choice, the game goes on, no traceback."""
+    path = tmp_path / "x.jsonl"
+    argv = ["--players", "human,rule28", "--seed", "3", "--record", str(path)]
+    done = _run_play(argv, b"a\n\xff\ns\n", env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert "'\ufffd' is not a choice: type r to roll again".encode() in done.stdout
+    assert replay_record(path).squares[0]  # the stop after it was played
+
+
+def _peak_resuming(path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Resume the record at ``path`` (its game left at once); return the peak memory traced."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    tracemalloc.start()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["play", "--resume", str(path)]) == 0
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _busting_turns(path: Path, turns: int) -> None:
+    """Write a record of two people taking ``turns`` turns, each placing three markers and busting.
+
+    Roll 1-1-6-6 and play 2+12, roll 1-1-1-2 and play 2+3, roll 3-3-4-4: 6, 7 and 8
+    need a new marker and none is free (R5.3, R10.1), so every turn leaves the board empty.
+    """
+    rules = Rules()
+    state = new_game(rules)
+    turn: list[Action] = [
+        *(Roll((1, 1, 6, 6)), Move((2, 12))),
+        *(Roll((1, 1, 1, 2)), Move((2, 3))),
+        Roll((3, 3, 4, 4)),
+    ]
+    with path.open("w", encoding="utf-8") as file:
+        writer = RecordWriter(file, rules, play=PlaySetup(("human", "human"), 1))
+        for _ in range(turns):
+            for action in turn:
+                state = state.apply(action)
+                writer.append(action, state)
+    assert state == new_game(rules, turns % 2)
+
+
+def test_resume_streams_the_record_in_constant_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resuming a record ten times longer (300 to 3,000 lines) costs about the same memory.
+
+    Holding the text or the actions would take far more than the bound: the longer
+    record is over 250 kB.
+    """
+    short, long = tmp_path / "short.jsonl", tmp_path / "long.jsonl"
+    _busting_turns(short, 60)
+    _busting_turns(long, 600)
+    assert long.stat().st_size > 250_000
+    _peak_resuming(long, monkeypatch)  # a first pass fills the interpreter's free lists
+    _busting_turns(long, 600)
+    grown = _peak_resuming(long, monkeypatch) - _peak_resuming(short, monkeypatch)
+    assert grown < 50_000
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_resume_refuses_a_device_or_a_pipe(tmp_path: Path) -> None:
+    """``--resume /dev/zero`` or a named pipe is a usage error, never an endless read.
+
+    The child runs with its address space bounded, so reading without end fails fast.
+    """
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def bounded() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    for path, kind in (("/dev/zero", "a character device"), (str(fifo), "a named pipe")):
+        done = _run_play(["--resume", path], b"", preexec_fn=bounded)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.decode() == (
+            f"cantstop play: error: --resume takes a record file, and {path} is {kind}\n"
+        )
+
+
+def test_resume_through_a_link_rewrites_the_file_it_points_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resume LINK`` leaves the link a link: the game goes on in the file it points to."""
+    target = tmp_path / "games" / "g.jsonl"
+    target.parent.mkdir()
+    whole = _bot_game(target, monkeypatch, capsys)
+    target.write_text("".join(whole[:5]), encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    status, _, err = _play(["--resume", str(link)], monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert link.is_symlink()
+    assert link.resolve() == target
+    assert target.read_text(encoding="utf-8") == "".join(whole)
+    assert sorted(p.name for p in target.parent.iterdir()) == ["g.jsonl"]
+
+
+def test_resume_on_a_full_disk_leaves_no_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The record cannot be written afresh: one error line, the record as it was, no new file.
+
+    The child may write no file past half the record's size (``RLIMIT_FSIZE``), so
+    writing the record again fails as on a full disk (``EFBIG`` rather than ``ENOSPC``).
+    """
+    path = tmp_path / "g.jsonl"
+    whole = _bot_game(path, monkeypatch, capsys)
+    path.write_text("".join(whole[:-1]), encoding="utf-8")
+    before = path.read_bytes()
+    limit = len(before) // 2
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = _run_play(["--resume", str(path)], b"", preexec_fn=small_files)
+    assert done.returncode == 2, done.stderr
+    err = done.stderr.decode()
+    assert err.startswith(f"cantstop play: error: cannot resume the record {path}: "), err
+    assert done.stderr.count(b"\n") == 1
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]

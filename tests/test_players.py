@@ -7,14 +7,19 @@ from fractions import Fraction
 
 import pytest
 
-from cantstop import Phase, Roll, Rules, Variant, new_game, parse_state
+from cantstop import Move, Phase, Roll, Rules, State, Variant, new_game, parse_state
 from cantstop.odds import bust_probability, expected_gain
 from cantstop.players import (
     PLAYERS,
+    BoldPlayer,
+    CautiousPlayer,
+    Decision,
     GreedyPlayer,
     Player,
+    QuotaPlayer,
     RandomPlayer,
     Rule28Player,
+    decide,
     may_stop,
     stopping_wins,
     turn_progress,
@@ -220,3 +225,87 @@ def test_rule28_on_a_variant_board() -> None:
     rules = Rules(players=2, variant=Variant.A)
     state = new_game(rules).apply(Roll((3, 4, 5, 5)))
     assert Rule28Player().choose(state, random.Random(1)) in state.legal_moves()
+
+
+# -- The quota players of the demonstration --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "chosen"),
+    [
+        # 3 4 5 5 with a marker in 7: 7+10 places one new marker, 8+9 two: 7+10.
+        ("-/- 7:1 0c3455", (7, 10)),
+        # 1 2 5 6 with a marker in 8: 3+11 places two new markers; 6+8 and 7+7 one each,
+        # and a pair of dice makes 7 in 6 ways of 36 twice (12), 6 and 8 in 5 ways each (10).
+        ("-/- 8:2 0c1256", (7, 7)),
+        # 1 1 6 6 with markers in 2, 12 and in 7 below its top: 7+7 climbs once to the top
+        # and loses its second step (R7.3), so the moves are 2+12 and 7.  A pair of dice
+        # makes 7 in 6 ways, 2 and 12 in 1 each, but 2+12 plays two sums.
+        ("-/- 2:1,7:12,12:1 0c1166", (2, 12)),
+    ],
+)
+def test_quota_player_choice(text: str, chosen: tuple[int, ...]) -> None:
+    """The quota players take the move of most sums, then fewest new markers, then likeliest."""
+    state = parse_state(text)
+    for player in (QuotaPlayer(1), CautiousPlayer(), BoldPlayer()):
+        assert player.choose(state).columns == chosen
+
+
+def test_quota_player_stops_at_its_quota_or_on_a_top_space() -> None:
+    """Cautious stops once the markers are 4 spaces above the squares, bold at 8, both on a top."""
+    three = parse_state("7:2/- 7:5 0d")  # 5 - 2: three spaces this turn
+    four = parse_state("7:2/- 7:5,9:1 0d")
+    eight = parse_state("7:2/- 7:9,9:1,10:1 0d")  # 7 + 1 + 1 = 9 spaces: over 8
+    top = parse_state("-/- 2:3 0d")  # one space, on column 2's top
+    assert [CautiousPlayer().stops(s) for s in (three, four, eight, top)] == [
+        False,
+        True,
+        True,
+        True,
+    ]
+    assert [BoldPlayer().stops(s) for s in (three, four, eight, top)] == [False, False, True, True]
+
+
+#: Player 0 has won columns 2 and 3, a marker on 4's top space and one in 7 on space 5,
+#: where player 1 has a square: stopping would win (R12.1), but under Variant B a marker
+#: shares a space with another player's square (R14.2).
+WINNING_BUT_SHARED = "2:3,3:5/7:5 4:7,7:5 0d"
+
+
+@pytest.mark.parametrize("name", list(PLAYERS))
+def test_no_builtin_player_wants_a_stop_that_variant_b_forbids(name: str) -> None:
+    """Every built-in player asks whether a stop is allowed (R14.2) before it stops."""
+    make = (lambda: RandomPlayer(roll_again=0.0)) if name == "random" else PLAYERS[name]
+    standard = parse_state(WINNING_BUT_SHARED)
+    variant_b = parse_state(WINNING_BUT_SHARED + " B")
+    assert stopping_wins(standard)
+    assert not may_stop(variant_b)
+    assert make().stops(standard, random.Random(1))
+    assert not make().stops(variant_b, random.Random(1))
+
+
+class _AlwaysStops:
+    """A player of another package that wants to stop at every decision."""
+
+    name = "always"
+
+    def choose(self, state: State, rng: random.Random) -> Move:
+        return state.legal_moves()[0]
+
+    def stops(self, state: State, rng: random.Random) -> bool:
+        return True
+
+
+def test_decide_never_stops_where_the_rules_forbid_it() -> None:
+    """``decide`` holds any player to R14.2: a forbidden stop becomes a roll."""
+    player = _AlwaysStops()
+    assert decide(player, parse_state(WINNING_BUT_SHARED), random.Random(1)) is Decision.STOP
+    assert decide(player, parse_state(WINNING_BUT_SHARED + " B"), random.Random(1)) is (
+        Decision.ROLL
+    )
+
+
+def test_the_registry_holds_the_demonstration_players() -> None:
+    """The cautious and bold players are in the one registry that every command reads."""
+    assert list(PLAYERS) == ["random", "greedy", "rule28", "cautious", "bold"]
+    assert (CautiousPlayer().quota, BoldPlayer().quota) == (4, 8)

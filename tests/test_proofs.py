@@ -8,6 +8,7 @@ Hypothesis-generated reachable states, and check the results file.
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 import math
@@ -33,26 +34,30 @@ from cantstop.spec import load_spec
 from proofs import suite
 from proofs.__main__ import main
 from proofs.bmc import BMC_RULES, find_trace
-from proofs.checks import CONFIGS, Check, check_step, prove_all, witnesses
-from proofs.link import (
+from proofs.checks import CONFIGS, check_step, prove_all, witnesses
+from proofs.kit.results import Check
+from proofs.kit.runner import Stage, Suite, command
+from proofs.kit.solver import PY, Z3, Solver
+from proofs.link import ordered_rolls_reduce, transitions_agree
+from proofs.model import Model
+from proofs.mutations import MUTANTS, Mutant, run_mutants
+from proofs.properties import INVARIANTS, PROPERTIES, STEP_PROPERTIES, Invariant
+from proofs.render import state_text, values_of
+from proofs.situations import (
     SITUATIONS,
     columns_of,
     comparisons,
     exhaustive_moves,
     model_moves,
-    ordered_rolls_reduce,
     situation_cases,
     situation_state,
-    transitions_agree,
 )
-from proofs.model import PY, TRANSITIONS, Z3, Config, Model, Solver
-from proofs.mutations import MUTANTS, Mutant, run_mutants
-from proofs.properties import INVARIANTS, PROPERTIES, STEP_PROPERTIES, Invariant
-from proofs.render import state_text, values_of
+from proofs.state import TRANSITIONS, Config
 from tests.games import CONFIGS as GAME_CONFIGS
 from tests.games import random_game
 
-RESULTS = Path(__file__).resolve().parent.parent / "proofs" / "results.json"
+PROOFS = Path(__file__).resolve().parent.parent / "proofs"
+RESULTS = PROOFS / "results.json"
 
 #: Configurations cheap enough for the tests: a custom board and the standard 2-player game.
 QUICK = {name: CONFIGS[name] for name in ("2p-tiny", "2p")}
@@ -383,17 +388,39 @@ def test_the_command_writes_results_and_exits_zero(
     assert [c["group"] for c in data["checks"]] == ["bmc"] * 3
 
 
-def test_the_command_exits_non_zero_on_a_failure(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Any counterexample or unknown makes the command fail."""
+def test_the_command_exits_non_zero_on_a_failure(capsys: pytest.CaptureFixture[str]) -> None:
+    """Any counterexample or unknown makes the command fail, and the table marks it."""
 
-    def failing(groups: object) -> object:
-        yield Check("x | move | 2p", "induction", "x", "move", "2p", "unknown", 0.0, "gave up")
+    def failing() -> list[Check]:
+        return [Check("x | move | 2p", "induction", "x", "move", "2p", "unknown", 0.0, "gave up")]
 
-    monkeypatch.setattr("proofs.__main__.run", failing)
-    assert main([]) == 1
-    assert "1 failed" in capsys.readouterr().out
+    broken = Suite("a broken suite", "none", (Stage(frozenset({"induction"}), failing),))
+    assert command(broken, []) == 1
+    out = capsys.readouterr().out
+    assert "1 checks, 1 failed" in out
+    assert out.startswith("! unknown ")
+    assert "    gave up" in out  # a failure's detail is printed without -v
+
+
+def test_the_runner_runs_only_the_stages_of_the_groups_asked_for() -> None:
+    """A stage runs when one of its groups is asked for; only checks of those groups come out."""
+    ran: list[str] = []
+
+    def stage(name: str, *groups: str) -> Stage:
+        def work() -> list[Check]:
+            ran.append(name)
+            return [Check(f"{name} {g}", g, name, None, "c", "witness", 0.0) for g in groups]
+
+        return Stage(frozenset(groups), work)
+
+    both = stage("proofs", "induction", "non-vacuity")
+    bmc = stage("traces", "bmc")
+    runs = Suite("a test suite", "none", (both, bmc))
+    found = [c.name for c in runs.run(["non-vacuity"])]
+    assert found == ["proofs non-vacuity"]
+    assert ran == ["proofs"]
+    with pytest.raises(ValueError, match="unknown groups \\['proof'\\]"):
+        list(runs.run(["proof"]))
 
 
 def test_the_results_file_is_complete_and_passing() -> None:
@@ -448,3 +475,35 @@ def test_every_rule_a_proof_names_is_in_the_spec() -> None:
         named |= set(rules)
     assert named
     assert named <= spec_rules, sorted(named - spec_rules)
+
+
+def imported(path: Path) -> set[str]:
+    """Return the top-level packages the module at ``path`` imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_generic_machinery_imports_no_game_and_z3_only_in_the_solver() -> None:
+    """proofs/kit knows no game; z3 is imported by proofs/kit/solver.py and nowhere else."""
+    kit = sorted((PROOFS / "kit").glob("*.py"))
+    assert {p.name for p in kit} >= {"solver.py", "results.py", "verdicts.py", "runner.py"}
+    for path in kit:
+        assert not imported(path) & {"cantstop", "dicekit"}, path.name
+        for name in imported(path):
+            if name == "proofs":
+                text = path.read_text(encoding="utf-8")
+                assert "from proofs.kit." in text
+                assert not [
+                    line
+                    for line in text.splitlines()
+                    if line.startswith("from proofs.") and not line.startswith("from proofs.kit.")
+                ], path.name
+    users = sorted(
+        p.relative_to(PROOFS).as_posix() for p in PROOFS.rglob("*.py") if "z3" in imported(p)
+    )
+    assert users == ["kit/solver.py"]

@@ -121,7 +121,7 @@ def test_simulate_command(capsys: pytest.CaptureFixture[str]) -> None:
 def test_simulate_rejects_bad_players(players: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--players", players, "--games", "5"]) == 2
     err = capsys.readouterr().err
-    assert "--players takes 1 to 4 of random, greedy, rule28" in err
+    assert "--players takes 1 to 4 of random, greedy, rule28, cautious, bold" in err
 
 
 @pytest.mark.parametrize("games", ["0", "-1", "1000001", "ten"])

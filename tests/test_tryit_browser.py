@@ -209,9 +209,15 @@ class Board:
 
 
 def check_chance(board: Board, state: str) -> None:
-    """Check the chance the page shows that the next roll busts, before the decision."""
+    """Check the chance the page shows that the next roll busts, before the decision.
+
+    Only after a move is there a decision to make: at the start of a turn the
+    chance is shown without "Before you decide".
+    """
     chance = bust_chance(state)
     shown = board.text("#cs-chance")
+    deciding = parse_state(state).phase.value == "decide"
+    assert shown.startswith("Before you decide: ") is deciding, shown
     if chance == "0/1":
         assert "none of the 1296 rolls busts" in shown
     else:
@@ -453,6 +459,13 @@ def test_the_page_fits_a_phone(watched: Page, file_base: str) -> None:
     board = Board(watched, file_base)
     board.open("s=7:2,10:7/7:4,8:3_7:5,8:2,11:1_0c2346")
     board.check_picture()
+    # Opened from a link, the board is in view and its title below the theme's header.
+    assert in_view(watched, "#cs-board svg")
+    title = watched.locator("#cs-board-title").bounding_box()
+    header = watched.locator(".mobile-header").bounding_box()
+    assert title is not None
+    assert header is not None
+    assert title["y"] >= header["y"] + header["height"]
     width = watched.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     box = watched.locator("#cs-board svg").bounding_box()
@@ -475,6 +488,22 @@ def open_link(page: Page, selector: str) -> None:
     page.wait_for_selector("#cs-board svg")
 
 
+def in_view(page: Page, selector: str, text: str = "") -> bool:
+    """Whether the first element of ``selector`` holding ``text`` is wholly in the window."""
+    return bool(
+        page.evaluate(
+            """([selector, text]) => {
+              const found = [...document.querySelectorAll(selector)]
+                .find((e) => e.textContent.includes(text));
+              if (!found) return false;
+              const box = found.getBoundingClientRect();
+              return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+            }""",
+            [selector, text],
+        )
+    )
+
+
 def test_a_spec_example_opens_at_its_position(watched: Page, server: str) -> None:
     """E008's link plays its roll on the board; a rejected action is explained, not played."""
     watched.goto(server + "rules/02-setup.html")
@@ -483,6 +512,8 @@ def test_a_spec_example_opens_at_its_position(watched: Page, server: str) -> Non
     assert board.state() == "-/- - 0c3455"
     assert board.history() == ["r3455"]
     assert board.legal() == ["7+10", "8+9"]
+    # The link lands on the board, not at the top of the page.
+    assert in_view(watched, "#cs-board svg")
 
 
 def test_a_question_opens_at_its_position_with_its_answer(watched: Page, file_base: str) -> None:
@@ -494,6 +525,11 @@ def test_a_question_opens_at_its_position_with_its_answer(watched: Page, file_ba
     assert "7 is not legal" in answer
     assert "(R6.1)" in answer
     assert watched.input_value("#cs-action") == "7"
+    # In a 1280x900 window the board and the answer to the question are both in view.
+    assert watched.viewport_size == DESKTOP
+    assert in_view(watched, "#cs-board svg")
+    assert in_view(watched, "#cs-answer p", "7 is not legal")
+    assert in_view(watched, "#cs-answer p", "may play 7+10 or 8+9 instead")
 
 
 def test_an_example_is_opened_from_the_list(watched: Page, file_base: str) -> None:
@@ -515,12 +551,36 @@ def test_bad_links_and_dice_say_what_is_wrong(watched: Page, file_base: str) -> 
     message = board.text("#cs-start-message")
     assert "Action 1" in message
     assert "R6.1" in message  # 7 alone, when 7+10 can be played together
+    assert in_view(watched, "#cs-start-message")  # the link lands where it says why
     board.open("s=7:2/-_-_0q")
     assert board.state() == "-/- - 0r"
     assert "The state could not be read" in board.text("#cs-start-message")
-    board.roll("2457")
+    # The phase letter q is character 9 of the state (counted from 0).
+    assert "'7:2/- - 0q'" in board.text("#cs-start-message")
+    assert "at character 9 ('q')" in board.text("#cs-start-message")
+
+
+@pytest.mark.parametrize(
+    ("typed", "where"),
+    [
+        # A die of 7 breaks the roll (N2.2: four dice 1 to 6): the third character typed.
+        ("1279", "expected four dice 1 to 6 at character 2 ('7')"),
+        ("2457", "expected four dice 1 to 6 at character 3 ('7')"),
+        # The "r", spaces and dashes typed are counted as typed: the 7 is character 8.
+        ("r 2-4-5-7", "expected four dice 1 to 6 at character 8 ('7')"),
+        # A fifth die: the roll was complete before it.
+        ("24567", "a roll is exactly four dice at character 4 ('7')"),
+        # Three dice: the fourth is missing where the text ends.
+        ("245", "expected four dice 1 to 6 at the end"),
+    ],
+)
+def test_bad_dice_are_quoted_and_counted_as_typed(
+    watched: Page, file_base: str, typed: str, where: str
+) -> None:
+    board = Board(watched, file_base)
+    board.open()
+    board.roll(typed)
     assert board.state() == "-/- - 0r"
-    # A die of 7 breaks the action notation of a roll (N2.2: four dice 1 to 6).
     message = board.text("#cs-message")
-    assert "'r2457'" in message
-    assert "at character 4 (rule N2.2)" in message
+    assert message == f"Type four dice from 1 to 6, like 2455: '{typed}': {where} (rule N2.2)"
+    assert watched.get_attribute("#cs-message a", "href") == "notation.html#rule-n2-2"

@@ -66,7 +66,7 @@ def test_a_tampered_roll_is_rejected_at_the_next_line(
     path = tampered(tmp_path, {2: '{"action":{"type":"roll","dice":[1,1,1,1]}}'})
     status, out = run_verify(path, capsys)
     assert status == 1
-    assert out[0].startswith("game.jsonl:3: illegal action 6+8: ")
+    assert out[0].startswith("game.jsonl:3: 6+8 is not legal: ")
     assert out[0].endswith("(rule R4.3)")
     assert out[1] == "  state: -/- - 0c1111"
     assert out[2] == "  legal: 2+2"
@@ -155,8 +155,8 @@ def test_the_legal_moves_are_listed_once(
     status, out = run_verify(tampered(tmp_path, {3: json.dumps(original)}), capsys)
     assert status == 1
     assert out[0] == (
-        "game.jsonl:3: illegal action 4: 4 drops 10, which can be played together with 4 "
-        "(rule R6.1)"
+        "game.jsonl:3: 4 is not legal: pairing 1 makes 4 with 10, and both can be played "
+        "together, so 4 alone is not allowed (rule R6.1)"
     )
     assert out[2] == "  legal: 4+10 6+8"
     assert sum(line.count("4+10") for line in out) == 1
@@ -254,5 +254,8 @@ def test_the_examples_of_the_record_format_verify(
     )
     status, out = run_verify(path, capsys)
     assert status == 1
-    assert out[0].startswith("GAME.jsonl:3: illegal action 7+10: 7+10 does not come from one")
+    assert (
+        out[0]
+        == "GAME.jsonl:3: 7+10 is not legal: no pairing of 1-1-1-1 makes 7 and 10 (rule R4.3)"
+    )
     assert out[1:] == ["  state: -/- - 0c1111", "  legal: 2+2"]

@@ -23,7 +23,7 @@ from cantstop.conformance.pool import (
     random_roll,
 )
 from cantstop.errors import NotationError
-from cantstop.explain import TEMPLATES, explain
+from cantstop.explanation import TEMPLATES, explain
 from cantstop.game import Phase, State
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.spec import load_spec

@@ -25,7 +25,7 @@ from typing import IO, Any, TextIO
 from cantstop.conformance.layer.lines import MAX_SAFE_INTEGER, LineError, decode, lines
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import CantStopError, IllegalAction, NotationError, RuleError
-from cantstop.explain import explain
+from cantstop.explanation import explain
 from cantstop.game import Phase, new_game, perft
 from cantstop.jsonform import (
     action_from_json,

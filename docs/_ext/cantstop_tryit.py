@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from specsite.rules import rule_anchor
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
@@ -113,7 +114,7 @@ def _page_data(docname: str) -> dict[str, Any]:
     spec = load_spec()
     up = "../" * docname.count("/")
     rules = {
-        rule.id: f"{up}{rule.path.removesuffix('.md')}.html#{_rule_anchor(rule.id)}"
+        rule.id: f"{up}{rule.path.removesuffix('.md')}.html#{rule_anchor(rule.id)}"
         for rule in spec.rules.values()
     }
     examples = []
@@ -133,10 +134,6 @@ def _page_data(docname: str) -> dict[str, Any]:
             }
         )
     return {"rules": rules, "examples": examples, "static": f"{up}{STATIC}/"}
-
-
-def _rule_anchor(rule_id: str) -> str:
-    return "rule-" + rule_id.lower().replace(".", "-")
 
 
 def _source_names(text: str) -> str:

@@ -49,10 +49,15 @@
       return out;
     }
 
-    // An error of the port as text, with the rule it names.
-    function problem(error, text) {
+    // An error of the port as text, with the rule it names. `text` is what the reader
+    // gave, quoted; `at` counts characters in it from 0, and the message names the
+    // character there.
+    function problem(error, text, at = error && error.at) {
       if (!error || !error.rule) throw error;
-      const where = error.at === undefined || text === undefined ? '' : ` at character ${error.at}`;
+      let where = '';
+      if (at !== undefined && text !== undefined) {
+        where = at < text.trimEnd().length ? ` at character ${at} ('${text[at]}')` : ' at the end';
+      }
       const quoted = text === undefined ? '' : `'${text}': `;
       return [document.createTextNode(`${quoted}${error.message}${where} (rule `), ruleLink(error.rule),
         document.createTextNode(')')];
@@ -147,6 +152,14 @@
       say('cs-start-message');
       const actions = (found.a || '').split(' ').filter(Boolean);
       if (!open(found.s || OPENING, actions, found.x, 'cs-start-message')) open(OPENING, [], null, 'cs-message');
+      if (found.s) showBoard();
+    }
+
+    // A link to a position lands on the board, with the answer to the action it
+    // asks about right under it; a link that cannot be read shows why, above.
+    function showBoard() {
+      const target = $('cs-start-message').textContent ? $('cs-start-message') : $('cs-board-title');
+      target.scrollIntoView({ block: 'start', behavior: 'instant' });
     }
 
     function writeFragment() {
@@ -175,7 +188,9 @@
       $('cs-stop').parentElement.hidden = s.phase !== 'decide';
       const chance = here.statements.find((st) => st.kind.startsWith('chance.'));
       if (chance) {
-        say('cs-chance', 'Before you decide: ', ...withRules(chance.text, chance.rules));
+        // At the start of a turn there is nothing to decide yet: the player must roll.
+        const before = s.phase === 'decide' ? ['Before you decide: '] : [];
+        say('cs-chance', ...before, ...withRules(chance.text, chance.rules));
       } else {
         say('cs-chance', s.phase === 'over' ? 'The game is over.' : '');
       }
@@ -298,13 +313,25 @@
       }
     }
 
+    // Roll the dice typed: an "r" before them, and spaces, commas and dashes between
+    // them, may be typed too. An error quotes the text typed and counts in it.
     function rollTyped(text) {
-      const digits = text.replace(/^\s*r/i, '').replace(/[\s,-]/g, '');
+      const lead = /^\s*r/i.exec(text);
+      const kept = [];  // where each character of the roll's notation after its "r" was typed
+      for (let index = lead ? lead[0].length : 0; index < text.length; index += 1) {
+        if (!/[\s,-]/.test(text[index])) kept.push(index);
+      }
+      const digits = kept.map((index) => text[index]).join('');
       let action;
       try {
         action = N.parseAction(`r${digits}`);
       } catch (error) {
-        say('cs-message', 'Type four dice from 1 to 6, like 2455: ', ...problem(error, `r${digits}`));
+        if (!error || !error.rule) throw error;
+        // The error counts in `r${digits}`, whose "r" was not typed.
+        const after = error.at - 1;
+        let typed;
+        if (Number.isInteger(after)) typed = after < kept.length ? kept[Math.max(after, 0)] : text.length;
+        say('cs-message', 'Type four dice from 1 to 6, like 2455: ', ...problem(error, text, typed));
         return;
       }
       if (act(action)) $('cs-dice').value = '';

@@ -42,6 +42,7 @@ const TEMPLATES = {
   'markers.one': ["One marker stands {cells}; {free}.", ['R1.4']],
   'markers.some': ["The markers stand {cells}; {free}.", ['R1.4']],
   'dice': ["The dice were thrown as {thrown}; sorted, they are {dice}, and their order does not matter.", ['R4.1']],
+  'dice.sorted': ["The dice were thrown as {dice}, already sorted, and their order does not matter.", ['R4.1']],
   'pairing': ["Pairing {n}: {pair1} and {pair2} make {x} and {y}.", ['R4.2']],
   'pairing.double': ["Pairing {n}: {pair1} and {pair2} make {x} twice.", ['R4.2', 'R4.4']],
   'pairing.same': ["Pairing {n}: {pair1} and {pair2} again, the same sums as pairing {m}.", ['R4.2']],
@@ -67,6 +68,7 @@ const TEMPLATES = {
   'moves.one': ["The only legal move is {move}.", ['R6.6']],
   'moves.bust': ["No pairing plays anything, so the roll is a bust.", ['R10.1']],
   'move': ["{move} comes from {pairings} and leaves the markers {cells}.", ['R6.6']],
+  'move.one-marker': ["{move} comes from {pairings} and leaves the marker {cells}.", ['R6.6']],
   'result.choose': ["The state becomes {state}, and player {player} must choose a move.", ['R3.3']],
   'result.move': ["The state becomes {state}, and player {player} may roll again or stop.", ['R3.4']],
   'result.bust': ["The state becomes {state}, and it is player {next}'s turn.", ['R10.2']],
@@ -75,6 +77,7 @@ const TEMPLATES = {
   'stop.not-yet': ["Player {player} may not stop before rolling.", ['R11.1']],
   'stop.refused': ["Player {player} may not stop now under Variant B, since {shares}; the next action must be a roll.", ['R14.2']],
   'stop.squares': ["If player {player} stops, the markers become squares {cells}.", ['R11.2']],
+  'stop.square': ["If player {player} stops, the marker becomes a square {cells}.", ['R11.2']],
   'stop.column': ["Column {column} would be won, since its marker is on the top space.", ['R11.3']],
   'stop.removes': ["Player {other}'s square on space {space} of column {column} would leave the board.", ['R9.3']],
   'stop.wins': ["Player {player} would then hold {held}, reaching the target of {target}, and win the game.", ['R12.1']],
@@ -344,7 +347,7 @@ function sayRoll(out, s, won, found) {
     const numbers = offering(found, move);
     const markers = markersAfter(s, won, move);
     out.say(
-      'move',
+      cols(markers).length === 1 ? 'move.one-marker' : 'move',
       { move: names[index], pairings: numbers, markers: columnMap(markers) },
       { move: names[index], pairings: pairingNames(numbers), cells: cellsText(markers) },
     );
@@ -393,7 +396,8 @@ function sayStop(out, s, won) {
     return;
   }
   const squares = { ...s.squares[me], ...s.markers };
-  out.say('stop.squares', { squares: columnMap(squares) }, { player: me, cells: cellsText(s.markers) });
+  const kind = cols(s.markers).length === 1 ? 'stop.square' : 'stop.squares';
+  out.say(kind, { squares: columnMap(squares) }, { player: me, cells: cellsText(s.markers) });
   const { heights } = s.rules;
   const wonNow = cols(s.markers).filter((c) => s.markers[c] === heights[c]);
   for (const column of wonNow) {
@@ -570,7 +574,8 @@ class Explanation {
 function explainRoll(out, s, won, roll) {
   if (s.phase === 'decide') sayMarkers(out, s);
   const dice = [...roll.dice].sort((a, b) => a - b);
-  out.say('dice', { thrown: [...roll.dice], dice }, { thrown: diceText(roll.dice), dice: diceText(dice) });
+  const inOrder = roll.dice.every((d, i) => d === dice[i]);
+  out.say(inOrder ? 'dice.sorted' : 'dice', { thrown: [...roll.dice], dice }, { thrown: diceText(roll.dice), dice: diceText(dice) });
   const moves = sayRoll(out, s, won, analyse(s, won, dice));
   const { state: next, event } = apply(s, roll);
   const data = { state: formatState(next), event };
@@ -635,8 +640,7 @@ function explain(s, action = null) {
   } else if (phase === 'decide') {
     sayMarkers(out, s);
     sayStop(out, s, won);
-    sayChance(out, s);
-    sayBust(out, s);
+    if (sayChance(out, s)) sayBust(out, s);
   } else {
     sayOver(out, s, won);
   }

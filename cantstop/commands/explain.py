@@ -1,0 +1,71 @@
+"""The ``explain`` command: what the rules say about a state, and about an action in it.
+
+``cantstop explain STATE [ACTION] [--json]`` prints :func:`cantstop.explain`'s
+statements, as text or as the JSON form of ``spec/explain.md``.  An action the
+rules refuse is explained on stdout and reported on stderr, ``cantstop
+explain: error: ...`` with its rule, and the exit status is 1.
+
+>>> import contextlib, io
+>>> from cantstop.commands import main
+>>> with contextlib.redirect_stdout(io.StringIO()) as out:
+...     status = main(['explain', '7:2/- - 0c3455'])
+>>> status, out.getvalue().splitlines()[0]
+(0, 'Player 0 has rolled 3-4-5-5 and must play it (R3.3).')
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from cantstop import explain
+from cantstop.commands.options import read_state
+from cantstop.commands.report import ExitStatus, report_error
+from cantstop.explanation import Explanation
+from cantstop.notation import parse_action
+
+__all__ = ["add_commands"]
+
+
+def _refusal(found: Explanation) -> str:
+    """Return the refusal of an explanation whose action is not legal: its sentence and rule."""
+    for statement in found.statements:
+        if statement.kind.startswith("illegal."):
+            rule = statement.data["rule"]
+            return f"{statement.text.removesuffix('.')} (rule {rule})"
+    return "the action is not legal"
+
+
+def _explain(args: argparse.Namespace) -> int:
+    state = read_state(args.state)
+    action = None if args.action is None else parse_action(args.action)
+    found = explain(state, action)
+    if args.json:
+        print(found.to_json_text())
+    else:
+        print(found.text(), end="")
+    if found.legal is False:
+        return report_error("explain", _refusal(found))
+    return ExitStatus.SUCCESS
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``explain``: what the rules say about a state, and an action in it."""
+    p = sub.add_parser(
+        "explain",
+        help="explain a state, and an action in it, statement by statement with rule ids",
+        description=(
+            "Explain what the rules say about a state: the pairings of the dice and the "
+            "legal moves, what stopping or rolling would do, or who won. With an action, "
+            "say whether it is legal and under which rule; a roll is explained before it "
+            "is applied. The exit status is 1 when the action is not legal."
+        ),
+        epilog="example: cantstop explain '7:2/- - 0c3455' 7",
+    )
+    p.add_argument("state", help="a state in notation, e.g. '7:2/- - 0c3455'")
+    p.add_argument("action", nargs="?", help="an action in notation: r3455, 7+10, 7, stop")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the JSON form (spec/explain.md) instead of the text",
+    )
+    p.set_defaults(run=_explain)

@@ -1,0 +1,139 @@
+"""The parser class, option types and argument readers that every command shares.
+
+>>> int_option(1, 4)("3")
+3
+>>> read_state('-/- - 0r')
+State('-/- - 0r')
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from cantstop.commands.report import ExitStatus, UsageError, error_line, quoted
+from cantstop.game import State
+from cantstop.notation import parse_state
+from cantstop.players import PLAYERS
+
+__all__ = [
+    "HUMAN",
+    "CommandParser",
+    "int_option",
+    "player_names",
+    "read_state",
+    "seconds_option",
+]
+
+#: The seat name of a person at the keyboard, beside the built-in players' names.
+HUMAN = "human"
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, as every command's errors are.
+
+    The line is :func:`~cantstop.commands.report.error_line`'s, with a pointer to ``--help``.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (see PROG --help)`` on stderr and exit with status 2."""
+        command = self.prog.removeprefix("cantstop").strip()
+        line = error_line(command, f"{message} (see {self.prog} --help)")
+        self.exit(ExitStatus.USAGE, line + "\n")
+
+
+def _bound(n: int) -> str:
+    """``n`` for a message: ``2**64 - 1`` rather than twenty digits."""
+    if n > 10**9 and (n + 1) & n == 0:
+        return f"2**{n.bit_length()} - 1"
+    return f"{n:,}"
+
+
+def int_option(low: int, high: int) -> Callable[[str], int]:
+    """Return an argparse ``type`` that accepts a whole number from ``low`` to ``high``.
+
+    Anything else is a usage error that names the range:
+
+    >>> int_option(1, 4)("3")
+    3
+    >>> int_option(1, 4)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: takes a whole number from 1 to 4, not '0'
+    """
+
+    def parse(text: str) -> int:
+        digits = text.strip().removeprefix("-").removeprefix("+")
+        value = int(text) if digits.isascii() and digits.isdecimal() and len(digits) <= 30 else None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"takes a whole number from {_bound(low)} to {_bound(high)}, not {quoted(text)}"
+            )
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def seconds_option(high: float) -> Callable[[str], float]:
+    """Return an argparse ``type`` that accepts a number of seconds from 0 to ``high``.
+
+    >>> seconds_option(60)("0.5")
+    0.5
+    >>> seconds_option(60)("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: takes seconds from 0 to 60, not 'nan'
+    """
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not 0 <= value <= high:  # false for NaN as well
+            raise argparse.ArgumentTypeError(
+                f"takes seconds from 0 to {high:g}, not {quoted(text)}"
+            )
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
+
+
+def read_state(text: str) -> State:
+    """Return the state written ``text`` in notation; ``-`` (stdin) is a usage error.
+
+    ``-`` raises :class:`~cantstop.commands.report.UsageError`: a state is given as an argument.
+
+    >>> read_state('-/- - 0r')
+    State('-/- - 0r')
+    """
+    if text.strip() == "-":
+        raise UsageError("give the state in notation as an argument; stdin is not read")
+    return parse_state(text)
+
+
+def player_names(text: str, *, human: bool = False) -> tuple[str, ...]:
+    """Return the 1 to 4 seats named in ``text``, comma-separated.
+
+    The names are those of :data:`cantstop.players.PLAYERS`, and :data:`HUMAN`
+    when ``human`` is true.  Space around a name is ignored; an empty name or an
+    unknown one raises :class:`~cantstop.commands.report.UsageError`.
+
+    >>> player_names('rule28, greedy')
+    ('rule28', 'greedy')
+    >>> player_names('human,rule28')
+    Traceback (most recent call last):
+    ...
+    cantstop.commands.report.UsageError: --players takes 1 to 4 of ...; got 'human,rule28'
+    """
+    kinds: Sequence[str] = (HUMAN, *PLAYERS) if human else tuple(PLAYERS)
+    names = tuple(name.strip() for name in text.split(","))
+    if not 1 <= len(names) <= 4 or any(name not in kinds for name in names):
+        raise UsageError(
+            f"--players takes 1 to 4 of {', '.join(kinds)}, comma-separated; got {quoted(text)}"
+        )
+    return names

@@ -1,0 +1,283 @@
+r"""Saved games of ``cantstop play``: where their records live, and how one is read and rewritten.
+
+Every game of ``cantstop play`` is kept as a game record (``spec/record.md``)
+whose header holds the seats and the seed (:class:`~cantstop.record.PlaySetup`).
+A game started without a file of its own goes to the per-user folder of
+:func:`games_folder`.  To resume a game, its record is read
+back line by line (:class:`SavedGame`, in constant memory; a last line cut
+short by a crash is left out), checked, and written afresh beside the old one
+with every claim, then put in its place in one step (:meth:`Replay.keep`), so
+that a crash leaves one or the other whole and a full disk leaves nothing
+behind.
+
+>>> games_folder().parts[-2:]
+('cantstop', 'games')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, TextIO, cast
+
+from cantstop.game import State, new_game
+from cantstop.record import MAX_LINE_BYTES, PlaySetup, RecordWriter, check_line, read_header
+
+__all__ = [
+    "Replay",
+    "SavedGame",
+    "create_in_folder",
+    "create_record",
+    "games_folder",
+]
+
+
+def games_folder() -> Path:
+    r"""Return the per-user folder where ``cantstop play`` keeps games started without ``--record``.
+
+    It follows the platform's convention for application data, with
+    ``cantstop/games`` inside:
+
+    - Linux and other Unix systems: ``$XDG_DATA_HOME/cantstop/games``, and
+      ``~/.local/share/cantstop/games`` when ``XDG_DATA_HOME`` is unset or not
+      an absolute path (the XDG Base Directory convention);
+    - macOS: ``~/Library/Application Support/cantstop/games``;
+    - Windows: ``%LOCALAPPDATA%\cantstop\games``.
+
+    >>> games_folder().parts[-2:]
+    ('cantstop', 'games')
+    """
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"
+    return base / "cantstop" / "games"
+
+
+def create_record(path: Path, *, replace: bool = False) -> TextIO:
+    """Return ``path`` opened to write a new record; raise :class:`FileExistsError` if it exists.
+
+    With ``replace``, a file that exists is replaced instead.
+    """
+    return path.open("w" if replace else "x", encoding="utf-8")
+
+
+def create_in_folder(folder: Path) -> tuple[Path, TextIO]:
+    """Return a new record file in ``folder``, named by the time, and its path.
+
+    The folder is made if need be; a second game in the same second gets a
+    name of its own.  :class:`FileExistsError` means that no free name was
+    found.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        path = folder / (f"game-{stamp}.jsonl" if n == 1 else f"game-{stamp}-{n}.jsonl")
+        try:
+            return path, path.open("x", encoding="utf-8")
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free file name in {folder}")
+
+
+class _WithoutTornTail(io.BufferedIOBase):
+    """A record file read line by line, holding back a last line that a crash cut short.
+
+    A line is written whole, newline last, so a last line without its newline
+    that is not UTF-8 or not a JSON value was cut short while it was written:
+    it is kept in :attr:`torn` instead of being read.  One line is read ahead,
+    never more than :data:`~cantstop.record.MAX_LINE_BYTES` and one byte at a
+    time, so the file streams in constant memory, however long it is.
+    """
+
+    def __init__(self, raw: BinaryIO) -> None:
+        super().__init__()
+        self._raw = raw
+        self._ahead = raw.readline(_READ)
+        #: The last line, when it was cut short; ``None`` until then, and when it was not.
+        self.torn: bytes | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = self._ahead
+        if not line:
+            return b""
+        self._ahead = self._raw.readline(_READ)
+        if not self._ahead and not line.endswith(b"\n") and _cut_short(line):
+            self.torn = line
+            return b""
+        return line
+
+
+#: The most a line read takes: one byte over the longest line a record may have, to tell it.
+_READ = MAX_LINE_BYTES + 1
+
+
+def _cut_short(line: bytes) -> bool:
+    """Whether a last line without its newline is the start of a line that was never finished."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:  # the cut fell inside a character
+        return True
+    if not text.strip():
+        return False
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return True
+    return False
+
+
+class SavedGame:
+    """A saved game's record opened to be resumed: its header read at once, its lines streamed.
+
+    ``path`` may be a symbolic link: the file it points to is read and, on
+    :meth:`Replay.keep`, replaced, and the link stays a link.  Reading raises
+    :class:`OSError` for a file that cannot be opened and
+    :class:`~cantstop.record.RecordError` for a malformed header; use it as a
+    context manager, or :meth:`close` it.
+
+    >>> import io, tempfile
+    >>> from pathlib import Path
+    >>> from cantstop import Roll, Rules
+    >>> from cantstop.record import write_record
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with (folder / "g.jsonl").open("w") as file:
+    ...     _ = write_record(file, Rules(), [Roll((3, 4, 5, 5))])
+    >>> with SavedGame(folder / "g.jsonl") as saved:
+    ...     replay = saved.replay(PlaySetup(("human", "rule28"), 7))
+    ...     file, writer = replay.keep()
+    >>> replay.state, replay.actions
+    (State('-/- - 0c3455'), 1)
+    >>> file.close()
+    >>> import shutil
+    >>> shutil.rmtree(folder)
+    """
+
+    def __init__(self, path: Path) -> None:
+        #: The file read and rewritten: ``path`` with every symbolic link followed.
+        self.path = Path(os.path.realpath(path))
+        self._file = self.path.open("rb")
+        try:
+            self._lines = _WithoutTornTail(self._file)
+            self.header, self._records = read_header(cast(BinaryIO, self._lines))
+        except BaseException:
+            self._file.close()
+            raise
+
+    def __enter__(self) -> SavedGame:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the record being read."""
+        self._file.close()
+
+    def replay(self, setup: PlaySetup | None) -> Replay:
+        """Replay and check every line, writing the record afresh beside it; return the replay.
+
+        The new file has the header's rules and first player, ``setup`` as its
+        ``play`` field, and every action with every claim.  A line that breaks
+        the record format or the rules raises
+        :class:`~cantstop.record.RecordError`, and a file that cannot be written
+        :class:`OSError`; neither leaves the new file behind.
+        """
+        header = self.header
+        out, tmp = _beside(self.path)
+        try:
+            shutil.copymode(self.path, tmp)
+            writer = RecordWriter(out, header.rules, first_player=header.first_player, play=setup)
+            state = new_game(header.rules, header.first_player)
+            actions = 0
+            for line in self._records:
+                state = check_line(state, line)
+                writer.append(line.action, state)
+                actions += 1
+        except BaseException:
+            _discard(out, tmp)
+            raise
+        torn = self._lines.torn
+        return Replay(state, actions, torn, self.path, out, tmp, writer)
+
+
+def _beside(path: Path) -> tuple[TextIO, str]:
+    """Return a new hidden file in ``path``'s folder, open to write, and its name."""
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    return os.fdopen(handle, "w", encoding="utf-8"), tmp
+
+
+def _discard(out: TextIO, tmp: str) -> None:
+    """Remove a new file that is not wanted, even on a full disk.
+
+    It is unlinked first: closing it flushes what is left in its buffer, which
+    fails again on a full disk.
+    """
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+    with contextlib.suppress(OSError):
+        out.close()
+
+
+@dataclass
+class Replay:
+    """A saved game replayed to its last action, and its record written afresh, not yet in place."""
+
+    #: The state after the last action.
+    state: State
+    #: How many actions the record holds.
+    actions: int
+    #: The last line, when it was cut short by a crash and left out; else ``None``.
+    torn: bytes | None
+    #: The record file the new one replaces.
+    path: Path
+    _out: TextIO
+    _tmp: str
+    _writer: RecordWriter
+
+    def keep(self) -> tuple[TextIO, RecordWriter]:
+        """Put the new record in the old one's place; return it open, and its writer, to append.
+
+        The new file is forced to the disk, then takes the old one's place in
+        one step (``os.replace``), so a crash leaves one or the other whole.
+        """
+        try:
+            self._writer.sync()
+            os.replace(self._tmp, self.path)
+        except BaseException:
+            _discard(self._out, self._tmp)
+            raise
+        _sync_folder(self.path.parent)
+        return self._out, self._writer
+
+    def discard(self) -> None:
+        """Leave the old record as it is, and remove the new one."""
+        _discard(self._out, self._tmp)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Force a folder's entries (a file just renamed into it) to the disk, where possible."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder; the rename itself is still atomic
+    finally:
+        os.close(fd)

@@ -1,0 +1,144 @@
+"""Small builders of the site's markup: docutils nodes, tables, folded blocks and picture rows.
+
+The HTML helpers (:func:`figure`, :func:`step`, :func:`transition`,
+:func:`rejected`, :func:`figures_row`) write the row of pictures that an
+example card or a position shows, with the classes of ``_static/cantstop.css``;
+a game supplies the pictures themselves.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from docutils import nodes
+
+__all__ = [
+    "Cell",
+    "details",
+    "field",
+    "figure",
+    "figures_row",
+    "joined",
+    "literal",
+    "rejected",
+    "step",
+    "table",
+    "transition",
+]
+
+
+def literal(text: str) -> nodes.literal:
+    """Return ``text`` as inline code."""
+    return nodes.literal(text, text)
+
+
+def field(name: str, *body: nodes.Node) -> nodes.field:
+    """Return a field of a field list: ``name``, then ``body`` in paragraphs."""
+    return nodes.field(
+        "", nodes.field_name(name, name), nodes.field_body("", *_as_paragraphs(body))
+    )
+
+
+def _as_paragraphs(body: Sequence[nodes.Node]) -> list[nodes.Node]:
+    out: list[nodes.Node] = []
+    inline: list[nodes.Node] = []
+    for node in body:
+        if isinstance(node, nodes.Inline | nodes.Text):
+            inline.append(node)
+            continue
+        if inline:
+            out.append(nodes.paragraph("", "", *inline))
+            inline = []
+        out.append(node)
+    if inline:
+        out.append(nodes.paragraph("", "", *inline))
+    return out
+
+
+def joined(items: Iterable[nodes.Node], sep: str = " ") -> list[nodes.Node]:
+    """Return ``items`` with the text ``sep`` between each two."""
+    out: list[nodes.Node] = []
+    for item in items:
+        if out:
+            out.append(nodes.Text(sep))
+        out.append(item)
+    return out
+
+
+#: A table cell: plain text, or a node.
+Cell = str | nodes.Node
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> nodes.table:
+    """Return a table with one header row (``headers``) and ``rows``."""
+    result = nodes.table(classes=["cs-table"])
+    group = nodes.tgroup(cols=len(headers))
+    result += group
+    for _ in headers:
+        group += nodes.colspec(colwidth=1)
+    thead = nodes.thead()
+    row = nodes.row()
+    for header in headers:
+        row += nodes.entry("", nodes.paragraph(header, header))
+    thead += row
+    group += thead
+    tbody = nodes.tbody()
+    for cells in rows:
+        row = nodes.row()
+        for cell in cells:
+            content = cell if isinstance(cell, nodes.Node) else nodes.paragraph(cell, cell)
+            if not isinstance(content, nodes.paragraph):
+                content = nodes.paragraph("", "", content)
+            row += nodes.entry("", content)
+        tbody += row
+    group += tbody
+    return result
+
+
+class details(nodes.General, nodes.Element):
+    """A block that the page shows folded, with its ``summary`` as the line to unfold it."""
+
+
+def visit_details(translator: Any, node: details) -> None:
+    """Open a folded block in HTML, with its summary line."""
+    translator.body.append(translator.starttag(node, "details"))
+    translator.body.append(f"<summary>{html.escape(node['summary'])}</summary>\n")
+
+
+def depart_details(translator: Any, node: details) -> None:
+    """Close a folded block in HTML."""
+    translator.body.append("</details>\n")
+
+
+def skip_details(translator: Any, node: details) -> None:
+    """Write nothing for a folded block in formats without one."""
+    raise nodes.SkipNode
+
+
+def figure(caption: str, svg: str, kind: str) -> str:
+    """Return a picture (``svg``) with its caption, of the kind ``state`` or ``dice``."""
+    below = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+    return f'<figure class="cs-fig cs-{kind}">{svg}{below}</figure>'
+
+
+def step(text: str) -> str:
+    """Return an action shown as text in a box, where it has no picture."""
+    return f'<div class="cs-step"><code>{html.escape(text)}</code></div>'
+
+
+def transition(shown: str) -> str:
+    """Return an action (a picture or a :func:`step`) over an arrow to the next picture."""
+    arrow = '<div class="cs-arrow" aria-hidden="true">&#x2192;</div>'
+    return f'<div class="cs-transition">{shown}{arrow}</div>'
+
+
+def rejected(rule: str) -> str:
+    """Return the box that stands for the state after an action that ``rule`` rejects."""
+    return f'<div class="cs-step cs-rejected">rejected<br/>rule {html.escape(rule)}</div>'
+
+
+def figures_row(pictures: Sequence[str]) -> str:
+    """Return ``pictures`` as one row that wraps on narrow pages."""
+    return '<div class="cs-figures">' + "".join(pictures) + "</div>"

@@ -1,0 +1,78 @@
+"""tower: the rules of *Off to the Tower* (rules source 002) on the game-neutral layer.
+
+A race of stones round a looped track whose board is given as data: throws
+of two dice of which one is used, throws again on one's own colour, captures
+into a tower that holds one stone, an obstacle at the crossing and goals
+reached by an exact throw.  The rules are in ``tower/spec/``; :data:`GAME`
+is the game object the layer (:mod:`dicekit`) runs.
+
+>>> from tower import Move, Throw, make_config, new_game
+>>> state = new_game(make_config('ours', players=2))
+>>> state = state.apply(Throw((6, 1))).apply(Move(0, 6))
+>>> state
+State('R0,6/B0,0 - 1t @ours')
+"""
+
+from tower.board import Board, Colour, Field, board_from_json, board_to_json, load_board
+from tower.config import Config, make_config
+from tower.errors import (
+    GameError,
+    IllegalAction,
+    InvalidActionValue,
+    InvalidBoard,
+    InvalidConfig,
+    InvalidState,
+    NotationError,
+    RuleError,
+)
+from tower.game import Action, Event, Move, Perft, Phase, State, Step, Throw, new_game, perft
+from tower.jsonform import (
+    action_from_json,
+    action_to_json,
+    config_from_json,
+    config_to_json,
+    state_from_json,
+    state_to_json,
+)
+from tower.layer import GAME
+from tower.notation import format_action, format_state, parse_action, parse_state
+
+__all__ = [
+    "GAME",
+    "Action",
+    "Board",
+    "Colour",
+    "Config",
+    "Event",
+    "Field",
+    "GameError",
+    "IllegalAction",
+    "InvalidActionValue",
+    "InvalidBoard",
+    "InvalidConfig",
+    "InvalidState",
+    "Move",
+    "NotationError",
+    "Perft",
+    "Phase",
+    "RuleError",
+    "State",
+    "Step",
+    "Throw",
+    "action_from_json",
+    "action_to_json",
+    "board_from_json",
+    "board_to_json",
+    "config_from_json",
+    "config_to_json",
+    "format_action",
+    "format_state",
+    "load_board",
+    "make_config",
+    "new_game",
+    "parse_action",
+    "parse_state",
+    "perft",
+    "state_from_json",
+    "state_to_json",
+]

@@ -1,0 +1,451 @@
+"""The rules engine: states of Off to the Tower and the transitions between them.
+
+This module reads top to bottom: the actions, phases and events; the
+:class:`State` value; the legal moves (R5.5); and the transitions, a throw
+(R4, R8.3) and a move (R5 to R11).  States are immutable: a transition
+returns a new one.  The dice are an explicit action, so a game replays
+exactly from its actions.  Rule ids (``R5.3``) refer to ``tower/spec/``.
+
+A state's stones are, for each player, the sorted *places* of the stones not
+in the tower: 0 for the start, a step of the route for a field, and the
+route's length for the goal.  The tower holds at most one stone, named by
+its owner.
+
+>>> from tower import Move, Throw, make_config, new_game
+>>> state = new_game(make_config()).apply(Throw((5, 3)))
+>>> state
+State('R0,0/B0,0 - 0c35 @ours')
+>>> state.legal_moves()
+(Move(step=0, points=3), Move(step=0, points=5))
+>>> state.apply(Move(0, 5))
+State('R0,5/B0,0 - 1t @ours')
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from tower.config import Config
+from tower.errors import IllegalAction, InvalidActionValue, InvalidConfig, shown
+from tower.neutral.dice import FACES, ORDERED_THROWS, usable_points
+from tower.neutral.store import Store
+from tower.neutral.turns import next_player
+
+__all__ = [
+    "Action",
+    "Event",
+    "Move",
+    "Perft",
+    "Phase",
+    "State",
+    "Step",
+    "Throw",
+    "candidates",
+    "new_game",
+    "perft",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """A throw of both dice, in the order they fell (R4.1): the chance action."""
+
+    dice: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        dice = self.dice
+        if (
+            not isinstance(dice, tuple)
+            or len(dice) != 2
+            or not all(
+                isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= FACES for d in dice
+            )
+        ):
+            raise InvalidActionValue(f"a throw is two dice from 1 to 6, not {shown(dice)}", "N2.2")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """A move: the stone on ``step`` (0 for the start) goes ``points`` steps on (R4.2, R5.1)."""
+
+    step: int
+    points: int
+
+    def __post_init__(self) -> None:
+        if not (
+            isinstance(self.step, int) and not isinstance(self.step, bool) and 0 <= self.step < 1000
+        ):
+            raise InvalidActionValue(f"a move's step is 0 to 999, not {shown(self.step)}", "N2.3")
+        if not (
+            isinstance(self.points, int)
+            and not isinstance(self.points, bool)
+            and 1 <= self.points <= FACES
+        ):
+            raise InvalidActionValue(
+                f"a move's points are 1 to 6, not {shown(self.points)}", "N2.3"
+            )
+
+
+#: An action: a throw or a move.
+Action = Throw | Move
+
+
+class Phase(enum.Enum):
+    """Where the player is in their turn (R3.4)."""
+
+    #: The dice are to be thrown.
+    THROW = "throw"
+    #: The dice are on the table; the player chooses a move.
+    CHOOSE = "choose"
+    #: A player has won; nothing more happens (R11.2).
+    OVER = "over"
+
+
+class Event(enum.Enum):
+    """What an action did, reported by :meth:`State.step`."""
+
+    #: A throw with a legal move: the player chooses one (R3.4).
+    THROWN = "thrown"
+    #: A throw without one: the turn passes (R4.4).
+    FORFEITED = "forfeited"
+    #: A move after which the turn passes (R3.3).
+    MOVED = "moved"
+    #: A move onto the player's own colour: the player throws again (R6).
+    AGAIN = "again"
+    #: A move that brings the player's last stone home (R11.1).
+    WON = "won"
+
+
+class Step(NamedTuple):
+    """The result of :meth:`State.step`: the next state and the event."""
+
+    state: State
+    event: Event
+
+
+class Perft(NamedTuple):
+    """Whole-throw counts of a state about to throw: see :func:`perft`."""
+
+    #: Legal moves summed over the 36 ordered throws.
+    choices: int
+    #: Ordered throws that are forfeited.
+    forfeits: int
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class State:
+    """A game position: an immutable, hashable value.
+
+    Make one with :func:`new_game`, :func:`~tower.parse_state` or
+    :func:`~tower.state_from_json`, or directly:
+    ``State(config, player, phase, dice, stones, tower)``, where ``stones``
+    holds each player's sorted places (0 the start, a step, the route's
+    length for the goal) of the stones not in the tower, and ``tower`` the
+    owner of the stone in the tower or ``None``.  The constructor checks every
+    invariant of R13 and raises :class:`~dicekit.errors.InvalidState` naming
+    the rule broken.
+    """
+
+    config: Config
+    player: int
+    phase: Phase
+    dice: tuple[int, int] | None
+    stones: tuple[tuple[int, ...], ...]
+    tower: int | None = None
+    _moves: tuple[Move, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        from tower.invariants import check_state
+
+        check_state(self)
+        object.__setattr__(self, "_moves", _legal_moves(self) if self.dice is not None else ())
+
+    def __repr__(self) -> str:
+        from tower.notation import format_state
+
+        return f"State({format_state(self)!r})"
+
+    def __copy__(self) -> State:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        return self
+
+    def _repr_svg_(self) -> str:
+        """Return the drawing of :func:`tower.svg.state_svg`, for notebooks."""
+        from tower.svg import state_svg
+
+        return state_svg(self)
+
+    @property
+    def winner(self) -> int | None:
+        """The winner once the game is over (R11.1), else ``None``."""
+        return self.player if self.phase is Phase.OVER else None
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Return the legal moves for the dice, in order (R5.5); empty outside CHOOSE.
+
+        >>> from tower import parse_state
+        >>> parse_state('R8,20/B0,10 - 0c35 @ours').legal_moves()  # the obstacle on 10
+        (Move(step=20, points=3),)
+        """
+        return self._moves
+
+    def apply(self, action: Action) -> State:
+        """Return the state after ``action``; an illegal one raises ``IllegalAction`` (its rule)."""
+        return self.step(action).state
+
+    def step(self, action: Action) -> Step:
+        """Return the state after ``action`` and the :class:`Event` it caused.
+
+        >>> from tower import parse_state
+        >>> parse_state('R3,9/B0,0 - 0c34 @ours').step(Move(3, 4))  # red field 7
+        Step(state=State('R7,9/B0,0 - 0t @ours'), event=<Event.AGAIN: 'again'>)
+        """
+        if isinstance(action, Throw):
+            return _throw(self, action)
+        if isinstance(action, Move):
+            return _move(self, action)
+        raise _illegal(self, f"{shown(action)} is not an action: use Throw or Move", "R3.4", action)
+
+
+def new_game(config: Config, first_player: int = 0) -> State:
+    """Return the opening state: every stone at the start, ``first_player`` to throw (R3.1, R3.2).
+
+    >>> from tower import make_config
+    >>> new_game(make_config(players=4), first_player=3)
+    State('R0/B0/G0/Y0 - 3t @ours')
+    """
+    if not isinstance(config, Config):
+        raise InvalidConfig(f"config must be a Config, not {shown(config)}", "R12.3")
+    if (
+        not isinstance(first_player, int)
+        or isinstance(first_player, bool)
+        or not 0 <= first_player < config.players
+    ):
+        raise InvalidConfig(
+            f"the first player is a number from 0 to {config.players - 1}, "
+            f"not {shown(first_player)}",
+            "R3.2",
+        )
+    start = (0,) * config.stones
+    return State(config, first_player, Phase.THROW, None, (start,) * config.players)
+
+
+def perft(state: State) -> Perft:
+    """Count legal moves and forfeits over the 36 ordered throws of a state about to throw.
+
+    >>> from tower import parse_state
+    >>> perft(parse_state('R31,32/B0,0 - 0t @ours'))
+    Perft(choices=22, forfeits=16)
+    """
+    if state.phase is not Phase.THROW:
+        raise _illegal(state, "whole-throw counts need a state about to throw", "R3.4", None)
+    choices = forfeits = 0
+    for dice in ORDERED_THROWS:
+        ordered = (min(dice), max(dice))
+        stones, _ = _freed(state, ordered)
+        moves = candidates(state.config, state.player, stones, ordered)
+        choices += len(moves)
+        forfeits += not moves
+    return Perft(choices, forfeits)
+
+
+# -- legal moves (R5.5) -------------------------------------------------------------
+
+
+def _occupants(config: Config, stones: tuple[tuple[int, ...], ...]) -> dict[int, int]:
+    """Return field to the player whose stone stands on it, for every stone on a field."""
+    found: dict[int, int] = {}
+    for p, places in enumerate(stones):
+        route, length = config.routes[p], config.lengths[p]
+        for place in places:
+            if 0 < place < length:
+                found[route[place]] = p
+    return found
+
+
+def candidates(
+    config: Config, me: int, stones: tuple[tuple[int, ...], ...], dice: tuple[int, int]
+) -> tuple[Move, ...]:
+    """Return player ``me``'s legal moves for ``dice`` with these stones (R5.5), in order."""
+    route, length = config.routes[me], config.lengths[me]
+    occupied = _occupants(config, stones)
+    crossing = config.board.crossing
+    holder = occupied.get(crossing)
+    blocked = holder is not None and holder != me  # R9.1
+    crossing_steps = config.crossing_steps[me]
+    own = {route[p] for p in stones[me] if 0 < p < length}
+    movable = sorted({p for p in stones[me] if p < length})  # R5.2
+    moves = []
+    for place in movable:
+        others = own - {route[place]} if place else own  # the stone leaves its own field
+        for points in usable_points(dice):  # R4.2, R4.5
+            target = place + points
+            if target > length:  # R10.2
+                continue
+            if target < length and route[target] in others:  # R5.4
+                continue
+            if blocked and any(place < k < target for k in crossing_steps):  # R9.1
+                continue
+            moves.append(Move(place, points))
+    if moves and moves[0].step == 0:  # R5.3: a move from the start comes first in the order
+        moves = [m for m in moves if m.step == 0]
+    return tuple(moves)
+
+
+def _legal_moves(state: State) -> tuple[Move, ...]:
+    assert state.dice is not None
+    return candidates(state.config, state.player, state.stones, state.dice)
+
+
+# -- transitions ------------------------------------------------------------------
+
+
+def _illegal(state: State, reason: str, rule: str, action: object) -> IllegalAction:
+    from tower.notation import format_state
+
+    return IllegalAction(reason, rule, format_state(state), action)
+
+
+def _make(
+    state: State,
+    player: int,
+    phase: Phase,
+    dice: tuple[int, int] | None,
+    stones: tuple[tuple[int, ...], ...],
+    tower: int | None,
+) -> State:
+    """Build a successor without re-checking the invariants each transition keeps."""
+    new: State = object.__new__(State)
+    set_ = object.__setattr__
+    set_(new, "config", state.config)
+    set_(new, "player", player)
+    set_(new, "phase", phase)
+    set_(new, "dice", dice)
+    set_(new, "stones", stones)
+    set_(new, "tower", tower)
+    set_(new, "_moves", ())
+    if dice is not None:
+        set_(new, "_moves", _legal_moves(new))
+    return new
+
+
+def _freed(state: State, dice: tuple[int, int]) -> tuple[tuple[tuple[int, ...], ...], int | None]:
+    """Return the stones and the tower once a six frees the player's stone (R8.3)."""
+    me = state.player
+    if state.tower != me or FACES not in dice:
+        return state.stones, state.tower
+    left = Store(1, (me,)).take(me).pieces  # the owner's stone leaves the tower for the start
+    return _with(state.stones, me, (0, *state.stones[me])), left[0] if left else None
+
+
+def _with(
+    stones: tuple[tuple[int, ...], ...], player: int, places: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    return (*stones[:player], tuple(sorted(places)), *stones[player + 1 :])
+
+
+def _throw(state: State, action: Throw) -> Step:
+    if state.phase is Phase.CHOOSE:
+        raise _illegal(
+            state, "the dice on the table must be used before throwing again", "R3.4", action
+        )
+    if state.phase is Phase.OVER:
+        raise _illegal(state, "the game is over", "R11.2", action)
+    dice = action.dice
+    ordered = (dice[0], dice[1]) if dice[0] <= dice[1] else (dice[1], dice[0])
+    stones, tower = _freed(state, ordered)
+    moves = candidates(state.config, state.player, stones, ordered)
+    if not moves:  # R4.4
+        player = next_player(state.player, state.config.players, again=False)
+        return Step(_make(state, player, Phase.THROW, None, stones, tower), Event.FORFEITED)
+    new = _make(state, state.player, Phase.CHOOSE, None, stones, tower)
+    object.__setattr__(new, "dice", ordered)
+    object.__setattr__(new, "_moves", moves)
+    return Step(new, Event.THROWN)
+
+
+def _move(state: State, move: Move) -> Step:
+    if move not in state._moves:
+        rule, reason = _why_illegal(state, move)
+        raise _illegal(state, reason, rule, move)
+    config = state.config
+    me = state.player
+    length = config.lengths[me]
+    target = move.step + move.points
+    mine = list(state.stones[me])
+    mine.remove(move.step)
+    mine.append(target)
+    stones = _with(state.stones, me, tuple(mine))
+    tower = state.tower
+    if target == length:  # R10.2: the goal
+        if all(place == length for place in stones[me]) and tower != me:  # R11.1
+            return Step(_make(state, me, Phase.OVER, None, stones, tower), Event.WON)
+    else:
+        spot = config.routes[me][target]
+        for q, places in enumerate(stones):
+            if q == me:
+                continue
+            route_q, length_q = config.routes[q], config.lengths[q]
+            hit = next((p for p in places if 0 < p < length_q and route_q[p] == spot), None)
+            if hit is not None:  # R7.1: captured into the tower
+                theirs = list(places)
+                theirs.remove(hit)
+                stones = _with(stones, q, tuple(theirs))
+                store, freed = Store(1, () if tower is None else (tower,)).put(q)
+                if freed is not None:  # R8.2: the stone in the tower goes back to its start
+                    stones = _with(stones, freed, (0, *stones[freed]))
+                tower = store.pieces[0]
+                break
+    again = target in config.again_steps[me]  # R6.1, R6.2, R6.5, R6.6
+    player = next_player(me, config.players, again=again)
+    return Step(
+        _make(state, player, Phase.THROW, None, stones, tower),
+        Event.AGAIN if again else Event.MOVED,
+    )
+
+
+def _why_illegal(state: State, move: Move) -> tuple[str, str]:
+    """Return the rule and reason that refuse ``move``, in the order of R5.5."""
+    from tower.notation import format_action
+
+    text = format_action(move)
+    if state.phase is Phase.THROW:
+        return "R3.4", f"{text} needs dice: the player must throw first"
+    if state.phase is Phase.OVER:
+        return "R11.2", "the game is over"
+    assert state.dice is not None
+    config = state.config
+    me = state.player
+    length = config.lengths[me]
+    legal = ", ".join(format_action(m) for m in state._moves)
+    places = [p for p in state.stones[me] if p < length]
+    if move.step not in places:
+        where = "at the start" if move.step == 0 else f"on step {move.step}"
+        return "R5.2", f"{text}: the player has no stone {where} that can move; legal: {legal}"
+    if move.points not in state.dice:
+        dice = "-".join(map(str, state.dice))
+        return (
+            "R4.2",
+            f"{text}: the dice show {dice}, and one die's points are used; legal: {legal}",
+        )
+    target = move.step + move.points
+    if target > length:
+        return (
+            "R10.2",
+            f"{text} would pass the goal: it needs exactly {length - move.step}; legal: {legal}",
+        )
+    route = config.routes[me]
+    if target < length and any(route[p] == route[target] for p in places if p and p != move.step):
+        return "R5.4", f"{text} would land on the player's own stone; legal: {legal}"
+    holder = _occupants(config, state.stones).get(config.board.crossing, me)
+    if holder != me and any(move.step < k < target for k in config.crossing_steps[me]):
+        return (
+            "R9.1",
+            f"{text} would pass another player's stone on the crossing, "
+            f"field {config.board.crossing}; legal: {legal}",
+        )
+    return "R5.3", f"{text}: a stone at the start must move first; legal: {legal}"

@@ -1,0 +1,140 @@
+"""Off to the Tower as the layer runs it: :data:`GAME`, a :class:`dicekit.protocol.Game`.
+
+Every method hands over to the engine (:mod:`tower.game`), the notation
+(:mod:`tower.notation`) and the JSON forms (:mod:`tower.jsonform`); nothing
+is decided here.
+
+>>> from fractions import Fraction
+>>> state = GAME.new_game(GAME.config(2))
+>>> GAME.format_state(state), GAME.player(state)
+('R0,0/B0,0 - 0t @ours', 0)
+>>> outcomes = GAME.chance_outcomes(state)
+>>> len(outcomes), sum(p for _, p in outcomes) == Fraction(1)
+(21, True)
+>>> state = GAME.apply(state, GAME.parse_action('t61'))
+>>> [GAME.format_action(a) for a in GAME.legal_actions(state)]
+['0+1', '0+6']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from dicekit.protocol import JSON, Bot, Game, GameInfo
+from tower import jsonform, notation
+from tower.config import Config, make_config
+from tower.game import Action, Phase, State, Throw, new_game
+from tower.invariants import check_state
+from tower.neutral.dice import sorted_outcomes
+
+__all__ = ["GAME", "TowerGame"]
+
+_THROWS: tuple[tuple[Action, Fraction], ...] = tuple(
+    (Throw((dice[0], dice[1])), chance) for dice, chance in sorted_outcomes(2)
+)
+
+
+class TowerGame:
+    """The :class:`~dicekit.protocol.Game` of Off to the Tower; use the instance :data:`GAME`."""
+
+    info = GameInfo(
+        name="tower",
+        title="Off to the Tower",
+        min_players=2,
+        max_players=4,
+        spec_dir=Path(__file__).resolve().parent / "spec",
+    )
+
+    def config(self, players: int) -> Config:
+        """Return the standard configuration: our board, its first colours for ``players``."""
+        return make_config(players=players)
+
+    def config_from_json(self, data: JSON) -> Config:
+        """Return the configuration of a JSON object (N3.1)."""
+        return jsonform.config_from_json(data)
+
+    def config_to_json(self, config: Config) -> JSON:
+        """Return the JSON object of ``config``: only what differs from the default."""
+        return jsonform.config_to_json(config, full=False)
+
+    def new_game(self, config: Config, first_player: int = 0) -> State:
+        """Return the opening state (R3.1)."""
+        return new_game(config, first_player)
+
+    def player(self, state: State) -> int:
+        """Return whose turn it is."""
+        return state.player
+
+    def is_over(self, state: State) -> bool:
+        """Return whether the game has been won."""
+        return state.phase is Phase.OVER
+
+    def winner(self, state: State) -> int | None:
+        """Return the winner, or ``None`` while the game goes on."""
+        return state.winner
+
+    def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
+        """Return the 21 sorted throws with their chances when the dice are to be thrown (R4.1)."""
+        return _THROWS if state.phase is Phase.THROW else ()
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        """Return the legal moves, in the order of R5.5; empty when the dice are to be thrown."""
+        return state.legal_moves()
+
+    def apply(self, state: State, action: Action) -> State:
+        """Return the state after ``action``."""
+        return state.apply(action)
+
+    def check(self, state: State) -> None:
+        """Raise ``InvalidState`` if ``state`` breaks an invariant of R13."""
+        check_state(state)
+
+    def format_state(self, state: State) -> str:
+        """Return the canonical notation of ``state`` (N1)."""
+        return notation.format_state(state)
+
+    def parse_state(self, text: str) -> State:
+        """Return the state of ``text`` (N1)."""
+        return notation.parse_state(text)
+
+    def format_action(self, action: Action) -> str:
+        """Return the notation of ``action`` (N2)."""
+        return notation.format_action(action)
+
+    def parse_action(self, text: str) -> Action:
+        """Return the action of ``text`` (N2)."""
+        return notation.parse_action(text)
+
+    def state_to_json(self, state: State) -> JSON:
+        """Return the JSON form of ``state`` (N3.2)."""
+        return jsonform.state_to_json(state)
+
+    def state_from_json(self, data: JSON) -> State:
+        """Return the state of a JSON form (N3.2)."""
+        return jsonform.state_from_json(data)
+
+    def action_to_json(self, action: Action) -> JSON:
+        """Return the JSON form of ``action`` (N3.3)."""
+        return jsonform.action_to_json(action)
+
+    def action_from_json(self, data: JSON) -> Action:
+        """Return the action of a JSON form (N3.3)."""
+        return jsonform.action_from_json(data)
+
+    def state_svg(self, state: State) -> str:
+        """Return a drawing of ``state`` and its board as a standalone SVG document."""
+        from tower.svg import state_svg
+
+        return state_svg(state)
+
+    def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
+        """Return the built-in players by name: ``random`` and ``runner``."""
+        from tower.players import PLAYERS
+
+        return PLAYERS
+
+
+#: The game object of Off to the Tower.
+GAME: Game[State, Action, Config] = TowerGame()
