@@ -12,6 +12,7 @@ again).  They are written to move unchanged into the game-neutral layer
 - :mod:`~cantstop.conformance.layer.cases`: vector files, known failures, selection;
 - :mod:`~cantstop.conformance.layer.run`: the run loop and its results;
 - :mod:`~cantstop.conformance.layer.ranking`: the suspect rules of a run;
+- :mod:`~cantstop.conformance.layer.report`: the JUnit XML report, written safely;
 - :mod:`~cantstop.conformance.layer.suite`: the interface a game's suite provides;
 - :mod:`~cantstop.conformance.layer.vectorfiles`: writing vector files.
 """
