@@ -2,9 +2,9 @@
 
 A port with such a bug answers ``moves``, ``rolls``, ``perft`` and the
 ``apply`` of a roll or a move itself (:func:`roll_bug`); every other request
-goes to the reference port.  The decision for each sum is the engine's
-(:meth:`cantstop.State.play_of`); the :class:`Flaw` changes it, where its
-marker lands, or how a pairing's two sums combine (R6, R7).  The states it
+goes to the reference port.  What each sum does, where it lands and what a
+pairing offers are the engine's analysis (:mod:`cantstop.analysis`); the
+:class:`Flaw` changes one of those answers.  The states it
 writes may break an invariant (four markers, a marker above the top space),
 as a buggy port's would.
 """
@@ -18,12 +18,13 @@ from functools import lru_cache
 from typing import Any
 
 from cantstop.actions import Move, Roll
+from cantstop.analysis import Offer, decide_offer, decide_sum, landing
 from cantstop.conformance.positions import Position
 from cantstop.dice import ORDERED_ROLLS, pairings, sorted_dice
 from cantstop.errors import NotationError
 from cantstop.game import Phase, Play, State
 from cantstop.notation import format_action, format_state, parse_action, parse_state
-from cantstop.rules import Variant
+from cantstop.rules import MARKERS, Variant
 
 __all__ = ["ROLL_OPS", "Flaw", "Handler", "Message", "Respond", "position_of", "roll_bug"]
 
@@ -36,7 +37,7 @@ Respond = Callable[[Message, Handler], Message]
 
 
 class Flaw(enum.Enum):
-    """Where a bug in what a roll offers is switched in (:class:`RollBug`)."""
+    """Where a bug in what a roll offers is switched in (:func:`roll_bug`)."""
 
     TWO_PAIRINGS = "only two pairings"
     PLACED_ON_SPACE_ONE = "a placed marker on space 1"
@@ -52,6 +53,11 @@ class Flaw(enum.Enum):
     ADVANCE_DOES_NOT_SKIP = "an advance does not skip under Variant A"
     ALWAYS_SKIPS = "a marker skips the others' squares without Variant A"
 
+
+#: The flaws that change where a marker lands.
+_LANDING_FLAWS = frozenset(
+    {Flaw.PLACED_ON_SPACE_ONE, Flaw.ALWAYS_SKIPS, Flaw.ADVANCE_DOES_NOT_SKIP}
+)
 
 #: The ops a bug in what a roll offers answers itself.
 ROLL_OPS = frozenset({"moves", "rolls", "perft", "apply"})
@@ -108,8 +114,10 @@ def _respond(flaw: Flaw | None, request: Message, reference: Handler) -> Message
 class _RollRules:
     """What the sums and pairings of a roll do in one state, with one flaw switched in.
 
-    The decision for each sum is the engine's (:meth:`State.play_of`); the flaw
-    changes it, where its marker lands, or how a pairing's sums combine (R6, R7).
+    The decisions are the engine's analysis (:mod:`cantstop.analysis`): what
+    each sum does and where it lands (:func:`~cantstop.analysis.decide_sum`,
+    :func:`~cantstop.analysis.landing`) and what a pairing offers
+    (:func:`~cantstop.analysis.decide_offer`); the flaw changes one answer.
     """
 
     def __init__(self, state: State, flaw: Flaw | None) -> None:
@@ -120,50 +128,49 @@ class _RollRules:
     def play(self, markers: Mapping[int, int], column: int) -> tuple[Play, int]:
         """Return what a sum for ``column`` does with ``markers``, and where its marker lands."""
         state, flaw = self.state, self.flaw
-        play = state.play_of(column, markers)
-        owner = state.won.get(column)
-        if flaw is Flaw.WON_COLUMN_OPEN and play is Play.WON and owner != state.player:
-            play = Play.ADVANCE if column in markers else Play.PLACE
-            if play is Play.PLACE and len(markers) >= 3:
-                play = Play.NO_MARKER
-        if (flaw is Flaw.TOP_ADVANCES and play is Play.TOP) or (
-            flaw is Flaw.FOUR_MARKERS and play is Play.NO_MARKER
+        found = decide_sum(state, markers, column)
+        play = found.play
+        reopened = flaw is Flaw.WON_COLUMN_OPEN and play is Play.WON and found.owner != state.player
+        if (
+            reopened
+            or (flaw is Flaw.TOP_ADVANCES and play is Play.TOP)
+            or (flaw is Flaw.FOUR_MARKERS and play is Play.NO_MARKER)
         ):
             play = Play.ADVANCE if column in markers else Play.PLACE
+            if reopened and play is Play.PLACE and len(markers) >= MARKERS:
+                play = Play.NO_MARKER
         if not play.plays:
             return play, 0
+        if play is found.play and flaw not in _LANDING_FLAWS:
+            assert found.landing is not None
+            return play, found.landing
+        rules = state.rules
+        if flaw is Flaw.ALWAYS_SKIPS:
+            rules = replace(rules, variant=Variant.A)
+        elif flaw is Flaw.ADVANCE_DOES_NOT_SKIP and play is Play.ADVANCE:
+            rules = replace(rules, variant=None)
         if play is Play.ADVANCE:
             start = markers[column]
         elif flaw is Flaw.PLACED_ON_SPACE_ONE:
             start = 0
         else:
             start = state.squares[state.player].get(column, 0)
-        skips = state.rules.variant is Variant.A or flaw is Flaw.ALWAYS_SKIPS
-        if flaw is Flaw.ADVANCE_DOES_NOT_SKIP and play is Play.ADVANCE:
-            skips = False
-        taken = {
-            s[column] for p, s in enumerate(state.squares) if p != state.player and column in s
-        }
-        landing = start + 1
-        while skips and landing in taken:
-            landing += 1
-        return play, landing
+        return play, landing(rules, state.squares, state.player, column, start)[0]
 
     def offers(self, a: int, b: int) -> list[tuple[int, ...]]:
-        """Return the moves the pairing ``a``, ``b`` offers (R6, R7)."""
+        """Return the moves the pairing ``a``, ``b`` offers (R6, R7), with the flaw's change."""
         markers = dict(self.state.markers)
         first, at = self.play(markers, a)
-        if a == b:
-            if not first.plays:
-                return []
-            both = self.play({**markers, a: at}, a)[0].plays
-            return [(a, a)] if both or self.flaw is Flaw.DOUBLE_PAST_TOP else [(a,)]
-        other = self.play(markers, b)[0]
-        if first.plays and other.plays:
-            if self.play({**markers, a: at}, b)[0].plays:
-                return [(a, b), (a,), (b,)] if self.flaw is Flaw.FORCED_PLAY else [(a, b)]
-            return [(a,)] if self.flaw is Flaw.TWO_NEW_COLUMNS else [(a,), (b,)]
-        return [(c,) for c, play in ((a, first), (b, other)) if play.plays]
+        second = first if a == b else self.play(markers, b)[0]
+        together = first.plays and second.plays and self.play({**markers, a: at}, b)[0].plays
+        offer, moves = decide_offer(a, b, first.plays, second.plays, together)
+        if self.flaw is Flaw.FORCED_PLAY and offer is Offer.BOTH:
+            return [*moves, (a,), (b,)]
+        if self.flaw is Flaw.TWO_NEW_COLUMNS and offer is Offer.EITHER:
+            return list(moves[:1])
+        if self.flaw is Flaw.DOUBLE_PAST_TOP and offer is Offer.FIRST_STEP:
+            return [(a, a)]
+        return list(moves)
 
     def moves(self, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
         """Return the moves the port lists for ``dice`` (sorted)."""
