@@ -1,12 +1,13 @@
 """Which rules decide an answer: the rule tags of the conformance vectors.
 
 A conformance case names the rules that decide its expected answer, and only
-those.  They are read from the engine's own decision table, the one that
-explains an illegal action: :meth:`State.play_of <cantstop.State.play_of>`
-says what each sum does (:class:`~cantstop.game.Play`), ``DROP_RULES`` in
-:mod:`cantstop.game` names the rule behind each dropped sum, and an
-illegal action's :class:`~cantstop.IllegalAction` names the rule that forbids
-it.  A rule is named where its decision could go either way: forced play
+those.  They are read from the engine's analysis of a roll
+(:mod:`cantstop.analysis`): what each sum does and where it lands
+(:func:`~cantstop.analysis.decide_sum`), the rule behind each dropped sum
+(``DROP_RULES``), what a pairing offers and the rule that decides it
+(:func:`~cantstop.analysis.decide_offer`, ``OFFER_RULES``); an illegal
+action's :class:`~cantstop.IllegalAction` names the rule that forbids it.
+A rule is named where its decision could go either way: forced play
 (R6.1) where a pairing has two sums that play together, equal sums (R7.1 to
 R7.3) where a pairing has them, a column's height (R1.1, or R15.3 on a custom
 board) where a piece is within reach of the top space, Variant A (R14.1) where
@@ -32,11 +33,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.analysis import (
+    DROP_RULES,
+    OFFER_RULES,
+    Offer,
+    Play,
+    SumPlay,
+    decide_offer,
+    decide_sum,
+)
 from cantstop.conformance.layer.ranking import rule_key, sorted_rules
 from cantstop.conformance.positions import Field, Marker, Part, Square
 from cantstop.dice import pairings, sorted_dice
 from cantstop.errors import IllegalAction
-from cantstop.game import DROP_RULES, Event, Play, State
+from cantstop.game import Event, State
 from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
 
 __all__ = [
@@ -106,20 +116,11 @@ def _near_top(state: State, markers: Mapping[int, int], column: int, steps: int)
 
 def _sum_rules(state: State, markers: Mapping[int, int], column: int, steps: int) -> list[str]:
     """Return the rule that drops a sum, and the board rule where the height decides."""
-    play = state.play_of(column, markers)
+    play = decide_sum(state, markers, column).play
     rules = [] if play.plays else [DROP_RULES[play]]
     if play is not Play.NO_MARKER and _near_top(state, markers, column, steps):
         rules.append(board_rule(state.rules))
     return rules
-
-
-def _land(state: State, column: int, space: int) -> int:
-    """Return where a step onto ``space`` comes to rest: Variant A skips squares (R14.1)."""
-    if state.rules.variant is Variant.A:
-        taken = _others_squares(state, column)
-        while space in taken:
-            space += 1
-    return space
 
 
 _Pairing = tuple[frozenset[tuple[int, ...]], tuple[str, ...]]
@@ -145,33 +146,47 @@ def _pairing(state: State, pair: tuple[int, int]) -> _Pairing:
 def _work_out_pairing(
     state: State, pair: tuple[int, int]
 ) -> tuple[set[tuple[int, ...]], list[str]]:
+    """Return what one pairing offers and its rules, from the engine's analysis.
+
+    What each sum does and where it lands is :func:`~cantstop.analysis.decide_sum`'s,
+    what the pairing offers :func:`~cantstop.analysis.decide_offer`'s, whose rule
+    (:data:`~cantstop.analysis.OFFER_RULES`) is named with the rules that could
+    turn the answer: a drop, a column's height, the step a double forfeits.
+    """
     a, b = pair
     markers = state.markers
-    first = state.play_of(a)
+    first = decide_sum(state, markers, a)
     if a == b:
         rules = _sum_rules(state, markers, a, 2)
-        if not first.plays:
-            return set(), [*rules, "R6.5"]
-        landed = _land(state, a, _start(state, markers, a) + 1)
-        both = state.play_of(a, {**markers, a: landed}).plays
-        if both:
-            rules += ["R7.1", "R7.2"] if first is Play.PLACE else ["R7.1"]
-        else:
-            rules += ["R7.3", "R8.1"]
-        if state.rules.variant is Variant.A and _skip_decides(state, a, both):
+        again = decide_sum(state, _after(markers, first), a) if first.plays else None
+        offer, moves = decide_offer(a, a, first.plays, first.plays, bool(again and again.plays))
+        rules.append(OFFER_RULES[offer])
+        if offer is Offer.DOUBLE and first.play is Play.PLACE:
+            rules.append("R7.2")  # the second step advances the marker the first placed
+        if offer is Offer.FIRST_STEP:
+            rules.append("R8.1")  # the second step is forfeit on the top space
+        if (
+            state.rules.variant is Variant.A
+            and offer is not Offer.NO_STEP
+            and _skip_decides(state, a, offer is Offer.DOUBLE)
+        ):
             rules.append("R14.1")
-        return ({(a, a)} if both else {(a,)}), rules
-    other = state.play_of(b)
+        return set(moves), rules
+    other = decide_sum(state, markers, b)
     rules = _sum_rules(state, markers, a, 1) + _sum_rules(state, markers, b, 1)
-    if first.plays and other.plays:
-        together = state.play_of(b, {**markers, a: _start(state, markers, a) + 1})
-        if together.plays:
-            return {(a, b)}, [*rules, "R6.1"]
-        return {(a,), (b,)}, [*rules, "R6.3", DROP_RULES[together]]
-    if first.plays or other.plays:
-        offers: set[tuple[int, ...]] = {(c,) for c, p in ((a, first), (b, other)) if p.plays}
-        return offers, [*rules, "R6.2"]
-    return set(), [*rules, "R6.5"]
+    both = first.plays and other.plays
+    together = decide_sum(state, _after(markers, first), b) if both else None
+    offer, moves = decide_offer(a, b, first.plays, other.plays, bool(together and together.plays))
+    rules.append(OFFER_RULES[offer])
+    if offer is Offer.EITHER and together is not None:
+        rules.append(DROP_RULES[together.play])  # why the two cannot be played together
+    return set(moves), rules
+
+
+def _after(markers: Mapping[int, int], played: SumPlay) -> dict[int, int]:
+    """Return the markers after the sum ``played``, which plays, has moved its marker."""
+    assert played.landing is not None
+    return {**markers, played.column: played.landing}
 
 
 def _pair_offers(state: State, pair: tuple[int, int]) -> frozenset[tuple[int, ...]]:
@@ -359,7 +374,7 @@ def _move_aspects(state: State, move: Move) -> list[Aspect]:
     aspects = [_aspect("whether the move is legal", [Part.REFUSED], legal)]
     for column in dict.fromkeys(move.columns):
         steps = move.columns.count(column)
-        first = state.play_of(column)
+        first = decide_sum(state, state.markers, column).play
         rules = ["R5.2" if first is Play.PLACE else "R5.1"]
         start = _start(state, state.markers, column)
         landed = after.markers[column]
