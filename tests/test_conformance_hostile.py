@@ -93,11 +93,11 @@ def test_a_child_that_left_the_group_never_blocks_the_harness(tmp_path: Path) ->
     cases = [c for c in harness.load_cases(_vectors()) if c["id"] in ("spec-E001", "spec-E002")]
     began = time.monotonic()
     try:
-        run = harness.run_suite([sys.executable, str(port)], cases, timeout=1.0)
+        run = harness.run_suite([sys.executable, str(port)], cases, timeout=3.0)
         elapsed = time.monotonic() - began
         assert [r.status for r in run.results] == ["failed", "failed"]
-        assert "no answer within the case's 1 s" in run.results[0].message
-        assert elapsed < 2 * 3 * 1.0 + 2
+        assert "no answer within the case's 3 s" in run.results[0].message
+        assert elapsed < 2 * 3 * 3.0
     finally:
         if pid_file.exists():
             _end(int(pid_file.read_text(encoding="utf-8")))
@@ -179,11 +179,13 @@ def test_stray_lines_are_counted_not_kept(
 
 
 MEMORY = """\
-import resource, sys
+import sys
 from cantstop.conformance import generate, harness
 cases = harness.select(harness.load_cases(generate.vectors_dir()), ["apply-0000*"], [])
 run = harness.run_suite(sys.argv[1:], cases, timeout=20.0)
-print(run.count("failed"), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+# The peak resident size of this process since it started (not of the one that forked it).
+peak = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(run.count("failed"), int(peak.split()[1]) // 1024)
 """
 
 

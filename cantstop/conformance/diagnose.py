@@ -32,8 +32,8 @@ from collections.abc import Iterable, Mapping
 from cantstop.conformance.blame import divide_lines, moves_blame, reference_table, step_blame
 from cantstop.conformance.evidence import evidence
 from cantstop.conformance.layer import ranking as _ranking
-from cantstop.conformance.layer.ranking import Diagnosis, Evidence, Result, Suspect
-from cantstop.conformance.layer.suite import Ask, Case
+from cantstop.conformance.layer.ranking import Diagnosis, Result, Suspect
+from cantstop.conformance.layer.suite import Ask, Case, Evidence
 from cantstop.conformance.suite import EVIDENCE_LIMIT, EVIDENCE_LIMITS, GAME_WEIGHT, SUITE
 
 __all__ = [

@@ -25,15 +25,8 @@ from cantstop.conformance.blame import (
     step_blame,
 )
 from cantstop.conformance.layer.compare import same_json
-from cantstop.conformance.layer.ranking import (
-    Blame,
-    Evidence,
-    add_blame,
-    answer_of,
-    normal,
-    uniform,
-)
-from cantstop.conformance.layer.suite import Ask, Case, Message
+from cantstop.conformance.layer.ranking import add_blame, answer_of, normal, uniform
+from cantstop.conformance.layer.suite import Ask, Blame, Case, Evidence, Message
 from cantstop.conformance.positions import Part
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_action, parse_state

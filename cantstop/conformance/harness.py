@@ -5,8 +5,9 @@ compares the answers with the case's expectations.  A port that crashes,
 hangs, prints something that is not a response, or closes its output fails the
 case at hand; the harness then starts it again and goes on with the next case.
 A port that cannot start, fails the handshake, or fails
-:data:`MAX_PORT_FAILURES` cases in a row that way stops the run: the result
-says why (``Run.stopped``), and :meth:`Run.exit_status` is 2.
+:data:`~cantstop.conformance.layer.run.MAX_PORT_FAILURES` cases in a row that
+way stops the run: the result says why (``Run.stopped``), and
+:meth:`Run.exit_status` is 2.
 
 Whatever the port prints, the harness reads it as a line of the protocol
 (:mod:`cantstop.conformance.layer.lines`): an empty line, a line that is not

@@ -37,7 +37,10 @@ Respond = Callable[[Message, Handler], Message]
 
 
 class Flaw(enum.Enum):
-    """Where a bug in what a roll offers is switched in (:func:`roll_bug`)."""
+    """Where a bug in what a roll offers is switched in.
+
+    :func:`~cantstop.conformance.mutant_rolls.roll_bug` takes one.
+    """
 
     TWO_PAIRINGS = "only two pairings"
     PLACED_ON_SPACE_ONE = "a placed marker on space 1"

@@ -18,8 +18,7 @@ from typing import Any
 
 from cantstop.conformance.checks import CHECKS
 from cantstop.conformance.evidence import evidence
-from cantstop.conformance.layer.ranking import Evidence
-from cantstop.conformance.layer.suite import Ask, Case, Check, Message
+from cantstop.conformance.layer.suite import Ask, Case, Check, Evidence, Message
 from cantstop.spec import load_spec
 
 __all__ = ["EVIDENCE_LIMIT", "EVIDENCE_LIMITS", "GAME_WEIGHT", "SUITE", "CantStopSuite"]

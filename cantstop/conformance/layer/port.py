@@ -148,7 +148,8 @@ class Port:
     index of the case at hand); a line that answers an earlier request again,
     or comes after its answer, is kept in ``strays`` with the tag of the
     request it belongs to, so that the right case is blamed.  Of each tag's
-    strays the first :data:`STRAYS_KEPT` are kept; ``stray_counts`` counts all.
+    strays the first :data:`~cantstop.conformance.layer.port.STRAYS_KEPT` are kept;
+    ``stray_counts`` counts all.
     """
 
     def __init__(

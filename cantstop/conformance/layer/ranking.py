@@ -25,12 +25,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cantstop.conformance.layer.suite import Ask, Case, GameSuite, Message
+from cantstop.conformance.layer.suite import Ask, Blame, Case, Evidence, GameSuite, Message
 
 __all__ = [
-    "Blame",
     "Diagnosis",
-    "Evidence",
     "PortGone",
     "Result",
     "Suspect",
@@ -43,9 +41,6 @@ __all__ = [
     "sorted_rules",
     "uniform",
 ]
-
-#: The share of a failure each rule explains.
-Blame = dict[str, float]
 
 
 def rule_key(rule: str) -> tuple[str, tuple[int, ...]]:
@@ -77,24 +72,6 @@ class Result(Protocol):
     id: str
     status: str
     rules: list[str]
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """What a failing case shows when asked again: the parts that differ and their rules."""
-
-    #: The case's id.
-    case: str
-    #: The share of the failure each rule explains; the shares add up to 1.
-    blame: Blame
-    #: What differs, in a few words.
-    what: str
-    #: The state the request is about, in the notation ("" for none).
-    state: str = ""
-    #: The request that shows the difference, the expected answer and the port's.
-    request: Message = field(default_factory=dict)
-    expected: Any = None
-    got: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,10 +18,8 @@ import tempfile
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from cantstop.conformance.layer.run import CaseResult, Run
+from cantstop.conformance.layer.run import CaseResult, Run
 
 __all__ = ["junit_xml", "write_text"]
 

@@ -287,7 +287,7 @@ def run_suite(
     The run stops early (``Run.stopped``) when the port cannot start or
     fails the handshake the first time, or when ``max_port_failures`` cases in
     a row end in a port failure.  ``known`` holds known-failures entries
-    (:func:`read_known_failures`).
+    (:func:`~cantstop.conformance.layer.cases.read_known_failures`).
     """
     port = Port(command, timeout, protocol=suite.protocol, supports=suite.supports_problem)
     results: list[CaseResult] = []

@@ -10,12 +10,10 @@ kind are asked again for the diagnosis.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from cantstop.conformance.layer.ranking import Evidence
-
-__all__ = ["Ask", "Case", "Check", "GameSuite", "Message", "Requester"]
+__all__ = ["Ask", "Blame", "Case", "Check", "Evidence", "GameSuite", "Message", "Requester"]
 
 #: One case of a vector file, as JSON.
 Case = dict[str, Any]
@@ -35,6 +33,26 @@ class Requester(Protocol):
 Check = Callable[[Requester, Case], None]
 #: Sends one request to the port and returns its answer, or ``None`` if the port broke.
 Ask = Callable[[Message], Message | None]
+#: The share of a failure each rule explains.
+Blame = dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a failing case shows when asked again: the parts that differ and their rules."""
+
+    #: The case's id.
+    case: str
+    #: The share of the failure each rule explains; the shares add up to 1.
+    blame: Blame
+    #: What differs, in a few words.
+    what: str
+    #: The state the request is about, in the notation ("" for none).
+    state: str = ""
+    #: The request that shows the difference, the expected answer and the port's.
+    request: Message = field(default_factory=dict)
+    expected: Any = None
+    got: Any = None
 
 
 class GameSuite(Protocol):
