@@ -14,7 +14,7 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import harness
-from cantstop.conformance.layer.lines import LineError, decode
+from cantstop.conformance.base.lines import LineError, decode
 from cantstop.conformance.serve import serve
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cantstop" / "conformance"
-LAYER = PACKAGE / "layer"
+LAYER = PACKAGE / "base"
 
 #: The sha256 of every file of each released suite version: a released file never changes.
 RELEASED: dict[str, dict[str, str]] = {
@@ -57,12 +57,12 @@ def _imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", sorted(LAYER.glob("*.py")), ids=lambda p: p.name)
 def test_the_game_neutral_layer_imports_no_game(path: Path) -> None:
-    """A module of ``cantstop.conformance.layer`` imports the standard library and the layer."""
+    """A module of ``cantstop.conformance.base`` imports the standard library and its package."""
     for module in _imports(path):
         top = module.split(".")[0]
         assert top != "dicekit", module
         if top == "cantstop":
-            assert module.startswith("cantstop.conformance.layer"), (path.name, module)
+            assert module.startswith("cantstop.conformance.base"), (path.name, module)
 
 
 def test_the_layer_check_is_not_vacuous(tmp_path: Path) -> None:

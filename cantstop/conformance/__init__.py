@@ -1,13 +1,13 @@
 """The conformance suite for ports: vectors, the port protocol, the harness and the verifier.
 
-The game-neutral parts live in :mod:`cantstop.conformance.layer` (the port
+The game-neutral parts live in :mod:`cantstop.conformance.base` (the port
 process, the run loop, the JSON comparison, the ranking of suspect rules,
 vector files); they import no Can't Stop code and take the game's suite as
 a value.  Can't Stop's own parts:
 
 - :mod:`cantstop.conformance.generate` writes the vectors under ``spec/conformance/``,
-  drawing the cases of :mod:`~cantstop.conformance.cases_play`,
-  :mod:`~cantstop.conformance.cases_text` and :mod:`~cantstop.conformance.cases_explain`
+  drawing the cases of :mod:`~cantstop.conformance.playcases`,
+  :mod:`~cantstop.conformance.textcases` and :mod:`~cantstop.conformance.explaincases`
   from the state pool of :mod:`~cantstop.conformance.pool`;
 - :mod:`cantstop.conformance.serve` is the reference engine speaking the protocol
   of ``spec/protocol.md``;

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll
-from cantstop.conformance.layer.compare import same_json
-from cantstop.conformance.layer.ranking import add_blame, normal, uniform
-from cantstop.conformance.layer.suite import Blame, Message
+from cantstop.conformance.base.compare import same_json
+from cantstop.conformance.base.ranking import add_blame, normal, uniform
+from cantstop.conformance.base.suite import Blame, Message
 from cantstop.conformance.positions import Field, Part, Position
 from cantstop.conformance.tags import (
     Aspect,

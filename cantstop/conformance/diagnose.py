@@ -21,7 +21,7 @@ evidence:
 
 Without the port (:func:`rank` alone) the blame of a failing case is shared
 among its rule tags.  The ranking itself is game-neutral
-(:mod:`cantstop.conformance.layer.ranking`); this module binds it to Can't
+(:mod:`cantstop.conformance.base.ranking`); this module binds it to Can't
 Stop's suite.
 """
 
@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from cantstop.conformance import suite as _suite
+from cantstop.conformance.base import ranking as _ranking
+from cantstop.conformance.base import suite as _base_suite
+from cantstop.conformance.base.ranking import Diagnosis, Result, Suspect
+from cantstop.conformance.base.suite import Case, Evidence
 from cantstop.conformance.blame import divide_lines, moves_blame, reference_table, step_blame
 from cantstop.conformance.evidence import evidence
-from cantstop.conformance.layer import ranking as _ranking
-from cantstop.conformance.layer.ranking import Diagnosis, Result, Suspect
-from cantstop.conformance.layer.suite import Ask, Case, Evidence
-from cantstop.conformance.suite import EVIDENCE_LIMIT, EVIDENCE_LIMITS, GAME_WEIGHT, SUITE
+from cantstop.conformance.suite import SUITE
 
 __all__ = [
     "EVIDENCE_LIMIT",
@@ -52,6 +54,16 @@ __all__ = [
     "reference_table",
     "step_blame",
 ]
+
+
+#: Sends one request to the port and returns its answer, or ``None`` if the port broke.
+Ask = _base_suite.Ask
+#: The weight of a failing whole game, against 1 for every other case (Can't Stop's suite).
+GAME_WEIGHT = _suite.GAME_WEIGHT
+#: How many failing cases of one kind are asked again, at most, for the kinds that cost most.
+EVIDENCE_LIMITS = _suite.EVIDENCE_LIMITS
+#: How many failing cases of any other kind are asked again, at most.
+EVIDENCE_LIMIT = _suite.EVIDENCE_LIMIT
 
 
 def rank(

@@ -7,9 +7,9 @@ version is frozen, and a change to any expected answer is a new version
 the engine, never on the clock or on hash seeds, so a second run gives the
 same bytes.  The case kinds and their fields are described in
 ``spec/protocol.md`` and in ``schema.json``.  The cases of each file are drawn
-by :mod:`~cantstop.conformance.cases_play`,
-:mod:`~cantstop.conformance.cases_text` and
-:mod:`~cantstop.conformance.cases_explain` from the state pool of
+by :mod:`~cantstop.conformance.playcases`,
+:mod:`~cantstop.conformance.textcases` and
+:mod:`~cantstop.conformance.explaincases` from the state pool of
 :mod:`~cantstop.conformance.pool`.
 """
 
@@ -20,12 +20,17 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cantstop.conformance.cases_explain import (
+from cantstop.conformance import pool as _pool
+from cantstop.conformance.base.cases import suite_versions
+from cantstop.conformance.base.suite import Case
+from cantstop.conformance.base.vectorfiles import render as _render
+from cantstop.conformance.base.vectorfiles import write_files
+from cantstop.conformance.explaincases import (
     explain_cases,
     explain_error_cases,
     explanation_features,
 )
-from cantstop.conformance.cases_play import (
+from cantstop.conformance.playcases import (
     apply_cases,
     game_cases,
     illegal_cases,
@@ -34,12 +39,8 @@ from cantstop.conformance.cases_play import (
     rolls_cases,
     spec_examples,
 )
-from cantstop.conformance.cases_text import invalid_cases, notation_cases
-from cantstop.conformance.layer.cases import suite_versions
-from cantstop.conformance.layer.suite import Case
-from cantstop.conformance.layer.vectorfiles import render as _render
-from cantstop.conformance.layer.vectorfiles import write_files
-from cantstop.conformance.pool import CONFIGS, needs, play_game, state_pool
+from cantstop.conformance.pool import needs, play_game, state_pool
+from cantstop.conformance.textcases import invalid_cases, notation_cases
 from cantstop.game import State
 from cantstop.spec import spec_dir
 
@@ -64,6 +65,10 @@ __all__ = [
 SUITE = "cantstop-conformance"
 #: The newest version of the suite: the one the generator writes; also the directory name.
 SUITE_VERSION = 2
+
+
+#: The configurations whose games supply the generated states (:mod:`~cantstop.conformance.pool`).
+CONFIGS = _pool.CONFIGS
 
 
 def suite_root() -> Path:

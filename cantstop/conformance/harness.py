@@ -5,12 +5,12 @@ compares the answers with the case's expectations.  A port that crashes,
 hangs, prints something that is not a response, or closes its output fails the
 case at hand; the harness then starts it again and goes on with the next case.
 A port that cannot start, fails the handshake, or fails
-:data:`~cantstop.conformance.layer.run.MAX_PORT_FAILURES` cases in a row that
+:data:`~cantstop.conformance.base.run.MAX_PORT_FAILURES` cases in a row that
 way stops the run: the result says why (``Run.stopped``), and
 :meth:`Run.exit_status` is 2.
 
 Whatever the port prints, the harness reads it as a line of the protocol
-(:mod:`cantstop.conformance.layer.lines`): an empty line, a line that is not
+(:mod:`cantstop.conformance.base.lines`): an empty line, a line that is not
 UTF-8 or not JSON, JSON nested too deeply, a number out of range or a line
 too long fails the case with the reason.  An answer that comes twice is
 blamed on the request it answers, not on the case that happens to read it.
@@ -22,7 +22,7 @@ together with the rules that decide them.  After a run,
 point at (:mod:`cantstop.conformance.diagnose`).
 
 The run loop, the port process and the vector files are game-neutral
-(:mod:`cantstop.conformance.layer`); this module hands them Can't Stop's
+(:mod:`cantstop.conformance.base`); this module hands them Can't Stop's
 suite (:data:`cantstop.conformance.suite.SUITE`).
 """
 
@@ -31,10 +31,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cantstop.conformance.checks import explanation_difference
-from cantstop.conformance.layer import cases as _cases
-from cantstop.conformance.layer import run as _run
-from cantstop.conformance.layer.cases import (
+from cantstop.conformance.base import cases as _cases
+from cantstop.conformance.base import run as _run
+from cantstop.conformance.base.cases import (
     HarnessError,
     files_version,
     is_glob,
@@ -42,15 +41,11 @@ from cantstop.conformance.layer.cases import (
     select,
     unmatched_entries,
 )
-from cantstop.conformance.layer.compare import Mismatch
-from cantstop.conformance.layer.port import Port, PortFailure
-from cantstop.conformance.layer.run import (
-    DIAGNOSIS_PORT_FAILURES,
-    MAX_PORT_FAILURES,
-    CaseResult,
-    Run,
-)
-from cantstop.conformance.layer.suite import Case
+from cantstop.conformance.base.compare import Mismatch
+from cantstop.conformance.base.port import Port, PortFailure
+from cantstop.conformance.base.run import CaseResult, Run
+from cantstop.conformance.base.suite import Case
+from cantstop.conformance.checks import explanation_difference
 from cantstop.conformance.suite import SUITE
 
 __all__ = [
@@ -72,6 +67,13 @@ __all__ = [
     "select",
     "unmatched_entries",
 ]
+
+
+#: How many cases in a row may end in a port failure (each followed by a restart)
+#: before the run stops; twice as many requests unanswered in all stop it too.
+MAX_PORT_FAILURES = _run.MAX_PORT_FAILURES
+#: How many port failures the diagnosis puts up with while it asks the failing cases again.
+DIAGNOSIS_PORT_FAILURES = _run.DIAGNOSIS_PORT_FAILURES
 
 
 def load_cases(directory: Path) -> list[Case]:

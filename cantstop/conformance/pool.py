@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.layer.ranking import rule_key
-from cantstop.conformance.layer.suite import Case
+from cantstop.conformance.base.ranking import rule_key
+from cantstop.conformance.base.suite import Case
 from cantstop.conformance.tags import state_rules
 from cantstop.dice import roll_outcomes
 from cantstop.errors import IllegalAction

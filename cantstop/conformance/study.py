@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from cantstop.conformance import generate, harness
+from cantstop.conformance.base.compare import same_json
 from cantstop.conformance.checks import CHECKS
-from cantstop.conformance.layer.compare import same_json
 from cantstop.conformance.mutants import MUTANTS, MutantPort
 from cantstop.conformance.serve import handle as reference
 
@@ -177,7 +177,7 @@ class _Recorder:
 def reference_transcripts(cases: Sequence[Case]) -> dict[str, list[tuple[Message, Message]]]:
     """Run every case against the reference port in process; return each case's exchanges.
 
-    Raise :class:`~cantstop.conformance.layer.compare.Mismatch` if the reference
+    Raise :class:`~cantstop.conformance.base.compare.Mismatch` if the reference
     fails a case: the study's shortcut (:func:`changed_cases`) rests on its passing.
     """
     transcripts = {}

@@ -42,7 +42,7 @@ from cantstop.analysis import (
     decide_offer,
     decide_sum,
 )
-from cantstop.conformance.layer.ranking import rule_key, sorted_rules
+from cantstop.conformance.base.ranking import rule_key, sorted_rules
 from cantstop.conformance.positions import Field, Marker, Part, Square
 from cantstop.dice import pairings, sorted_dice
 from cantstop.errors import IllegalAction

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.layer.suite import Case
+from cantstop.conformance.base.suite import Case
 from cantstop.conformance.pool import (
     ALL_MOVES,
     CONFIGS,

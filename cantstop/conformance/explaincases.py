@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cantstop.actions import Action, Stop
-from cantstop.conformance.layer.suite import Case
+from cantstop.conformance.base.suite import Case
 from cantstop.conformance.pool import (
     ACTION_CHARS,
     ALL_MOVES,

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from cantstop.conformance.layer.suite import Case
+from cantstop.conformance.base.suite import Case
 
 __all__ = ["render", "write_files"]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.layer.suite import Case
+from cantstop.conformance.base.suite import Case
 from cantstop.conformance.pool import (
     ACTION_CHARS,
     ALL_MOVES,
