@@ -15,7 +15,9 @@ import pytest
 from cantstop import parse_state
 from cantstop.conformance import generate, harness, study, tags
 from cantstop.conformance.diagnose import divide_lines, rank, reference_table
+from cantstop.conformance.mutant_rolls import roll_bug
 from cantstop.conformance.mutants import MUTANTS, MutantPort
+from cantstop.conformance.serve import handle as serve_handle
 from cantstop.dice import pairings
 from cantstop.spec import load_spec
 from tests import independent
@@ -161,18 +163,51 @@ def test_rank_weighs_specific_cases_and_passing_ones() -> None:
 # -- the mutant port ---------------------------------------------------------------------
 
 
-def test_the_mutant_port_without_a_bug_passes() -> None:
-    """With no bug switched on, the mutant port answers the fast subset like the reference."""
-    run = harness.run_suite([sys.executable, "-c", _NO_BUG], study.fast_subset(CASES), timeout=30.0)
-    assert run.ok, [(r.id, r.message) for r in run.results if r.status == "failed"][:3]
+FAST = study.fast_subset(CASES)
 
 
-_NO_BUG = (
-    "import sys\n"
-    "from cantstop.conformance.mutants import MutantPort\n"
-    "from cantstop.conformance.serve import serve\n"
-    "sys.exit(serve(answer=MutantPort(None).handle))\n"
-)
+@pytest.fixture(scope="module")
+def transcripts() -> dict[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
+    """Return the reference port's answers to every request of the fast subset (all passing)."""
+    return study.reference_transcripts(FAST)
+
+
+def test_a_bug_changes_no_op_but_its_own(
+    transcripts: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]],
+) -> None:
+    """Every request of an op a bug does not change gets the reference port's answer."""
+    for name, mutant in MUTANTS.items():
+        port = MutantPort(name)
+        asked = [m for t in transcripts.values() for m, _ in t if m["op"] not in mutant.ops]
+        assert asked, name
+        for message in asked[::7]:
+            request = {"seq": 0, **message}
+            assert port.handle(request) == serve_handle(request), (name, message)
+
+
+def test_the_roll_rules_without_a_flaw_are_the_engines(
+    transcripts: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]],
+) -> None:
+    """The rules of the roll bugs, flaw off, answer moves, apply, rolls and perft as the engine."""
+    respond = roll_bug(None)
+    checked = 0
+    for exchanges in transcripts.values():
+        for message, answer in exchanges:
+            if message["op"] in ("moves", "apply", "rolls", "perft"):
+                assert respond({"seq": 0, **message}, serve_handle) == answer, message
+                checked += 1
+    assert checked > 500
+
+
+def test_the_shortcut_asks_exactly_the_cases_a_bug_fails(
+    transcripts: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]],
+) -> None:
+    """A whole run of a bug fails the cases the study's shortcut picks, and no other."""
+    for name in ("first-player-ignored", "roll-text-sorted"):
+        run = harness.run_suite(study.port_command(name), FAST)
+        failed = {r.id for r in run.results if r.status == "failed"}
+        assert failed
+        assert failed == {c["id"] for c in study.changed_cases(name, FAST, transcripts)}
 
 
 def test_serve_mutant_on_the_command_line() -> None:
@@ -211,8 +246,10 @@ def test_the_seeded_bugs_cover_every_chapter_and_the_notation() -> None:
 
 
 @pytest.fixture(scope="module")
-def outcomes() -> dict[str, study.Outcome]:
-    found = study.run_study(study.fast_subset(CASES), jobs=2)
+def outcomes(
+    transcripts: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]],
+) -> dict[str, study.Outcome]:
+    found = study.run_study(FAST, jobs=2, transcripts=transcripts)
     return {o.mutant: o for o in found}
 
 
@@ -241,7 +278,7 @@ def test_the_first_suspect_of_a_seeded_bug(
 
 def test_the_summary_shows_an_example_for_the_first_suspects(tmp_path: Path) -> None:
     """The summary lists the suspects and, for the first, a failing case with request and answer."""
-    cases = [c for c in study.fast_subset(CASES) if c["kind"] == "moves"]
+    cases = [c for c in FAST if c["kind"] == "moves"]
     run = harness.run_suite(study.port_command("forced-play"), cases)
     run.diagnose(cases)
     lines = list(run.summary_lines())
@@ -287,7 +324,7 @@ def test_the_committed_results_file() -> None:
     """``spec/conformance/study.json``: every seeded bug, on every vector, targets met."""
     data = json.loads(study.results_path().read_text(encoding="utf-8"))
     assert data["subset"] == "all"
-    assert data["cases"] == len(study.studied(CASES))
+    assert data["cases"] == len(CASES)
     assert data["vectors"] == generate.vectors_dir().name
     got = {o["mutant"]: o for o in data["outcomes"]}
     assert set(got) == set(MUTANTS)
@@ -375,7 +412,10 @@ def test_the_study_table_is_generated_from_the_results_file(tmp_path: Path) -> N
     build = _mini_site(tmp_path, json.dumps(STUDY))
     assert build.returncode == 0, build.stdout + build.stderr
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
-    assert "2 seeded bugs, each run against 10 cases" in html
+    assert (
+        "2 seeded bugs, each run against 10 cases of the vectors v1 (every case of the suite, "
+        "those of the explain capability included)"
+    ) in html
     assert "the rule at fault named first for 1 (50%)" in html
     assert "MISSED" in html  # one of two first is short of 90 %
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S)

@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any, TextIO
 
-from cantstop.conformance._lines import MAX_SAFE_INTEGER, LineError, decode, lines
+from cantstop.conformance.base.lines import MAX_SAFE_INTEGER, LineError, decode, lines
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import CantStopError, IllegalAction, NotationError, RuleError
 from cantstop.explanation import explain

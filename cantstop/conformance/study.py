@@ -18,14 +18,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from cantstop.conformance import generate, harness
-from cantstop.conformance.mutants import MUTANTS
+from cantstop.conformance.base.compare import same_json
+from cantstop.conformance.checks import CHECKS
+from cantstop.conformance.mutants import MUTANTS, MutantPort
+from cantstop.conformance.serve import handle as reference
 
 __all__ = [
     "FAST_GAMES",
@@ -33,17 +36,19 @@ __all__ = [
     "FIRST_SHARE",
     "TOP",
     "Outcome",
+    "changed_cases",
     "fast_subset",
     "main",
     "misses",
     "port_command",
+    "reference_transcripts",
     "results_path",
     "run_mutant",
     "run_study",
-    "studied",
 ]
 
 Case = dict[str, Any]
+Message = dict[str, Any]
 
 #: The share of seeded bugs whose rule at fault the diagnosis must name first.
 FIRST_SHARE = 0.9
@@ -96,20 +101,11 @@ def port_command(mutant: str) -> list[str]:
     return [sys.executable, "-m", "cantstop", "serve", "--mutant", mutant]
 
 
-#: The configurations whose first whole game the fast subset keeps: two to four
-#: players, both variants, a longer game.
-FAST_GAMES = ("2p", "3p-w4", "4p-A", "3p-B")
+#: The configurations whose first whole game the fast subset keeps: two and three
+#: players, Variant B (the spec examples and the other cases cover Variant A).
+FAST_GAMES = ("2p", "3p-B")
 #: How many roll tables (perft and rolls cases) the fast subset keeps.
 FAST_TABLES = 12
-
-
-def studied(cases: Sequence[Case]) -> list[Case]:
-    """Return the cases a seeded bug can fail: all but those of the ``explain`` capability.
-
-    The mutant ports do not declare ``explain`` (``spec/protocol.md``), so they
-    would skip those cases anyway.
-    """
-    return [c for c in cases if "explain" not in c.get("needs", ())]
 
 
 def fast_subset(cases: Sequence[Case]) -> list[Case]:
@@ -126,7 +122,7 @@ def fast_subset(cases: Sequence[Case]) -> list[Case]:
     shapes: set[tuple[Any, ...]] = set()
     games: set[str] = set()
     tables = 0
-    for case in studied(cases):
+    for case in cases:
         kind = case["kind"]
         if kind == "example":
             kept.append(case)
@@ -162,9 +158,79 @@ def _shape(case: Case) -> tuple[Any, ...]:
     )
 
 
-def run_mutant(mutant: str, cases: list[Case], *, timeout: float = 10.0) -> Outcome:
-    """Run ``cases`` against the port with the seeded bug ``mutant``; return the outcome."""
-    run = harness.run_suite(port_command(mutant), cases, timeout=timeout)
+#: A case's requests to the reference port and its answers, in order, by case id.
+Transcripts = Mapping[str, Sequence[tuple[Message, Message]]]
+
+
+class _Recorder:
+    """Stands in for a port: answers with the reference port in process, noting each exchange."""
+
+    def __init__(self) -> None:
+        self.exchanges: list[tuple[Message, Message]] = []
+
+    def request(self, message: Message) -> Message:
+        answer = reference({"seq": 0, **message})
+        self.exchanges.append((message, answer))
+        return answer
+
+
+def reference_transcripts(cases: Sequence[Case]) -> dict[str, list[tuple[Message, Message]]]:
+    """Run every case against the reference port in process; return each case's exchanges.
+
+    Raise :class:`~cantstop.conformance.base.compare.Mismatch` if the reference
+    fails a case: the study's shortcut (:func:`changed_cases`) rests on its passing.
+    """
+    transcripts = {}
+    for case in cases:
+        recorder = _Recorder()
+        CHECKS[case["kind"]](recorder, case)
+        transcripts[case["id"]] = recorder.exchanges
+    return transcripts
+
+
+def changed_cases(mutant: str, cases: Sequence[Case], transcripts: Transcripts) -> list[Case]:
+    """Return the cases whose requests the bug ``mutant`` answers otherwise than the reference.
+
+    The port with the bug is asked, in process, each request the reference was
+    asked for the case; a case whose answers are all the reference's makes the
+    same requests and passes as the reference passes it.
+    """
+    port = MutantPort(mutant)
+    ops = MUTANTS[mutant].ops
+    changed = []
+    for case in cases:
+        for message, answer in transcripts[case["id"]]:
+            if message.get("op") in ops and not same_json(
+                port.handle({"seq": 0, **message}), answer
+            ):
+                changed.append(case)
+                break
+    return changed
+
+
+def run_mutant(
+    mutant: str,
+    cases: list[Case],
+    *,
+    timeout: float = 10.0,
+    transcripts: Transcripts | None = None,
+) -> Outcome:
+    """Run ``cases`` against the port with the seeded bug ``mutant``; return the outcome.
+
+    With the reference's ``transcripts`` (:func:`reference_transcripts`), only
+    the cases the bug answers otherwise are run through the port
+    (:func:`changed_cases`); the others pass as they pass against the
+    reference, and are counted as passed.  The outcome is the same.
+    """
+    asked = cases if transcripts is None else changed_cases(mutant, cases, transcripts)
+    run = harness.run_suite(port_command(mutant), asked, timeout=timeout)
+    if transcripts is not None:
+        done = {r.id: r for r in run.results}
+        results = [
+            done.get(c["id"]) or harness.CaseResult(c["id"], "passed", list(c["rules"]))
+            for c in cases
+        ]
+        run = replace(run, results=results, selected=len(cases))
     run.diagnose(cases, timeout=timeout)
     ranked = [rule for rule, _, _ in run.suspects()]
     rule = MUTANTS[mutant].rule
@@ -179,11 +245,19 @@ def run_study(
     jobs: int = 2,
     timeout: float = 10.0,
     progress: Callable[[Outcome], None] | None = None,
+    transcripts: Transcripts | None = None,
 ) -> list[Outcome]:
-    """Run the study for ``mutants`` (all by default) on ``cases``, ``jobs`` ports at a time."""
+    """Run the study for ``mutants`` (all by default) on ``cases``, ``jobs`` ports at a time.
+
+    With the reference's ``transcripts``, each bug runs the cases it changes
+    (:func:`run_mutant`).
+    """
     names = list(mutants)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(run_mutant, name, cases, timeout=timeout) for name in names]
+        futures = [
+            pool.submit(run_mutant, name, cases, timeout=timeout, transcripts=transcripts)
+            for name in names
+        ]
         outcomes = []
         for future in futures:
             outcome = future.result()
@@ -244,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--mutant", action="append", choices=list(MUTANTS), metavar="NAME", help="only these"
     )
     args = parser.parse_args(argv)
-    cases = studied(harness.load_cases(generate.vectors_dir()))
+    cases = harness.load_cases(generate.vectors_dir())
     if args.subset == "fast":
         cases = fast_subset(cases)
     outcomes = run_study(

@@ -1,12 +1,13 @@
 """Which rules decide an answer: the rule tags of the conformance vectors.
 
 A conformance case names the rules that decide its expected answer, and only
-those.  They are read from the engine's own decision table, the one that
-explains an illegal action: :meth:`State.play_of <cantstop.State.play_of>`
-says what each sum does (:class:`~cantstop.game.Play`), ``DROP_RULES`` in
-:mod:`cantstop.game` names the rule behind each dropped sum, and an
-illegal action's :class:`~cantstop.IllegalAction` names the rule that forbids
-it.  A rule is named where its decision could go either way: forced play
+those.  They are read from the engine's analysis of a roll
+(:mod:`cantstop.analysis`): what each sum does and where it lands
+(:func:`~cantstop.analysis.decide_sum`), the rule behind each dropped sum
+(``DROP_RULES``), what a pairing offers and the rule that decides it
+(:func:`~cantstop.analysis.decide_offer`, ``OFFER_RULES``); an illegal
+action's :class:`~cantstop.IllegalAction` names the rule that forbids it.
+A rule is named where its decision could go either way: forced play
 (R6.1) where a pairing has two sums that play together, equal sums (R7.1 to
 R7.3) where a pairing has them, a column's height (R1.1, or R15.3 on a custom
 board) where a piece is within reach of the top space, Variant A (R14.1) where
@@ -32,9 +33,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.analysis import (
+    DROP_RULES,
+    OFFER_RULES,
+    Offer,
+    Play,
+    SumPlay,
+    decide_offer,
+    decide_sum,
+)
+from cantstop.conformance.base.ranking import rule_key, sorted_rules
+from cantstop.conformance.positions import Field, Marker, Part, Square
 from cantstop.dice import pairings, sorted_dice
 from cantstop.errors import IllegalAction
-from cantstop.game import DROP_RULES, Event, Play, State
+from cantstop.game import Event, State
 from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
 
 __all__ = [
@@ -54,11 +66,6 @@ __all__ = [
 
 Dice = tuple[int, int, int, int]
 
-#: A field of a result that an aspect decides: ``"player"``, ``"phase"``,
-#: ``"dice"``, ``"event"``, ``"refused"`` (whether the action is accepted),
-#: ``"marker 7"`` or ``"square 1 7"`` (player 1's square in column 7).
-Field = str
-
 
 @dataclass(frozen=True, slots=True)
 class Aspect:
@@ -73,29 +80,6 @@ class Aspect:
     #: What some fields would hold without this part (the second step of equal
     #: sums not taken): a port that answers these values misses this part alone.
     without: tuple[tuple[Field, int], ...] = ()
-
-
-def rule_key(rule: str) -> tuple[str, tuple[int, ...]]:
-    """Return a sort key that orders rule ids as the spec does (R2 before R10, R before N).
-
-    >>> sorted(["R10.1", "N1.1", "R2.3"], key=rule_key)
-    ['R2.3', 'R10.1', 'N1.1']
-    """
-    key = _RULE_KEYS.get(rule)
-    if key is None:
-        key = _RULE_KEYS[rule] = (
-            ("0" if rule[0] == "R" else "1"),
-            tuple(int(p) for p in rule[1:].split(".")),
-        )
-    return key
-
-
-_RULE_KEYS: dict[str, tuple[str, tuple[int, ...]]] = {}
-
-
-def sorted_rules(rules: Iterable[str]) -> list[str]:
-    """Return distinct rule ids in the spec's order."""
-    return sorted(set(rules), key=rule_key)
 
 
 def board_rule(rules: Rules) -> str:
@@ -132,20 +116,11 @@ def _near_top(state: State, markers: Mapping[int, int], column: int, steps: int)
 
 def _sum_rules(state: State, markers: Mapping[int, int], column: int, steps: int) -> list[str]:
     """Return the rule that drops a sum, and the board rule where the height decides."""
-    play = state.play_of(column, markers)
+    play = decide_sum(state, markers, column).play
     rules = [] if play.plays else [DROP_RULES[play]]
     if play is not Play.NO_MARKER and _near_top(state, markers, column, steps):
         rules.append(board_rule(state.rules))
     return rules
-
-
-def _land(state: State, column: int, space: int) -> int:
-    """Return where a step onto ``space`` comes to rest: Variant A skips squares (R14.1)."""
-    if state.rules.variant is Variant.A:
-        taken = _others_squares(state, column)
-        while space in taken:
-            space += 1
-    return space
 
 
 _Pairing = tuple[frozenset[tuple[int, ...]], tuple[str, ...]]
@@ -171,33 +146,47 @@ def _pairing(state: State, pair: tuple[int, int]) -> _Pairing:
 def _work_out_pairing(
     state: State, pair: tuple[int, int]
 ) -> tuple[set[tuple[int, ...]], list[str]]:
+    """Return what one pairing offers and its rules, from the engine's analysis.
+
+    What each sum does and where it lands is :func:`~cantstop.analysis.decide_sum`'s,
+    what the pairing offers :func:`~cantstop.analysis.decide_offer`'s, whose rule
+    (:data:`~cantstop.analysis.OFFER_RULES`) is named with the rules that could
+    turn the answer: a drop, a column's height, the step a double forfeits.
+    """
     a, b = pair
     markers = state.markers
-    first = state.play_of(a)
+    first = decide_sum(state, markers, a)
     if a == b:
         rules = _sum_rules(state, markers, a, 2)
-        if not first.plays:
-            return set(), [*rules, "R6.5"]
-        landed = _land(state, a, _start(state, markers, a) + 1)
-        both = state.play_of(a, {**markers, a: landed}).plays
-        if both:
-            rules += ["R7.1", "R7.2"] if first is Play.PLACE else ["R7.1"]
-        else:
-            rules += ["R7.3", "R8.1"]
-        if state.rules.variant is Variant.A and _skip_decides(state, a, both):
+        again = decide_sum(state, _after(markers, first), a) if first.plays else None
+        offer, moves = decide_offer(a, a, first.plays, first.plays, bool(again and again.plays))
+        rules.append(OFFER_RULES[offer])
+        if offer is Offer.DOUBLE and first.play is Play.PLACE:
+            rules.append("R7.2")  # the second step advances the marker the first placed
+        if offer is Offer.FIRST_STEP:
+            rules.append("R8.1")  # the second step is forfeit on the top space
+        if (
+            state.rules.variant is Variant.A
+            and offer is not Offer.NO_STEP
+            and _skip_decides(state, a, offer is Offer.DOUBLE)
+        ):
             rules.append("R14.1")
-        return ({(a, a)} if both else {(a,)}), rules
-    other = state.play_of(b)
+        return set(moves), rules
+    other = decide_sum(state, markers, b)
     rules = _sum_rules(state, markers, a, 1) + _sum_rules(state, markers, b, 1)
-    if first.plays and other.plays:
-        together = state.play_of(b, {**markers, a: _start(state, markers, a) + 1})
-        if together.plays:
-            return {(a, b)}, [*rules, "R6.1"]
-        return {(a,), (b,)}, [*rules, "R6.3", DROP_RULES[together]]
-    if first.plays or other.plays:
-        offers: set[tuple[int, ...]] = {(c,) for c, p in ((a, first), (b, other)) if p.plays}
-        return offers, [*rules, "R6.2"]
-    return set(), [*rules, "R6.5"]
+    both = first.plays and other.plays
+    together = decide_sum(state, _after(markers, first), b) if both else None
+    offer, moves = decide_offer(a, b, first.plays, other.plays, bool(together and together.plays))
+    rules.append(OFFER_RULES[offer])
+    if offer is Offer.EITHER and together is not None:
+        rules.append(DROP_RULES[together.play])  # why the two cannot be played together
+    return set(moves), rules
+
+
+def _after(markers: Mapping[int, int], played: SumPlay) -> dict[int, int]:
+    """Return the markers after the sum ``played``, which plays, has moved its marker."""
+    assert played.landing is not None
+    return {**markers, played.column: played.landing}
 
 
 def _pair_offers(state: State, pair: tuple[int, int]) -> frozenset[tuple[int, ...]]:
@@ -341,11 +330,11 @@ def _aspect(
     return Aspect(what, frozenset(fields), tuple(sorted_rules(rules)), tuple(without))
 
 
-_TURN_FIELDS = ("player", "phase", "dice", "event")
+_TURN_FIELDS = (Part.PLAYER, Part.PHASE, Part.DICE, Part.EVENT)
 
 
 def _marker_fields(state: State) -> list[Field]:
-    return [f"marker {c}" for c in state.rules.heights]
+    return [Marker(c) for c in state.rules.heights]
 
 
 def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
@@ -358,9 +347,11 @@ def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
             rules += _sum_rules(state, state.markers, a, 2 if a == b else 1)
             rules += _sum_rules(state, state.markers, b, 1) if a != b else []
         return [
-            _aspect("whether the roll busts", ["event", "phase", "dice", "refused"], rules),
+            _aspect(
+                "whether the roll busts", [Part.EVENT, Part.PHASE, Part.DICE, Part.REFUSED], rules
+            ),
             _aspect("the markers after a bust", _marker_fields(state), ["R10.2"]),
-            _aspect("the next player", ["player"], ["R2.3", "R10.2"]),
+            _aspect("the next player", [Part.PLAYER], ["R2.3", "R10.2"]),
         ]
     choosing = step.state
     empty = [pair for pair in pairs if not _pair_offers(choosing, pair)]
@@ -368,22 +359,22 @@ def _roll_aspects(state: State, roll: Roll) -> list[Aspect]:
     if empty:
         # Some pairing plays nothing: the bust test must look at all three (R10.1).
         rules += ["R10.1", *(r for pair in empty for r in pairing_rules(choosing, pair))]
-    fields = ["event", "phase", "player", "refused", *_marker_fields(state)]
+    fields = [Part.EVENT, Part.PHASE, Part.PLAYER, Part.REFUSED, *_marker_fields(state)]
     aspects = [_aspect("whether the roll busts", fields, rules)]
     if dice != roll.dice:
-        aspects.append(_aspect("the dice of the state, sorted", ["dice"], ["R4.1"]))
+        aspects.append(_aspect("the dice of the state, sorted", [Part.DICE], ["R4.1"]))
     else:
-        aspects[0] = _aspect("whether the roll busts", [*fields, "dice"], rules)
+        aspects[0] = _aspect("whether the roll busts", [*fields, Part.DICE], rules)
     return aspects
 
 
 def _move_aspects(state: State, move: Move) -> list[Aspect]:
     after = state.apply(move)
     legal = legal_move_rules(state, move.columns)
-    aspects = [_aspect("whether the move is legal", ["refused"], legal)]
+    aspects = [_aspect("whether the move is legal", [Part.REFUSED], legal)]
     for column in dict.fromkeys(move.columns):
         steps = move.columns.count(column)
-        first = state.play_of(column)
+        first = decide_sum(state, state.markers, column).play
         rules = ["R5.2" if first is Play.PLACE else "R5.1"]
         start = _start(state, state.markers, column)
         landed = after.markers[column]
@@ -393,7 +384,7 @@ def _move_aspects(state: State, move: Move) -> list[Aspect]:
             rules.append("R13.1")
         if _near_top(state, state.markers, column, steps):
             rules.append(board_rule(state.rules))
-        field = f"marker {column}"
+        field = Marker(column)
         aspects.append(_aspect(f"the marker in column {column}", [field], rules))
         if steps == 2:
             # The second step of equal sums (R7.1), advancing the marker the
@@ -427,10 +418,8 @@ def _stop_aspects(state: State) -> list[Aspect]:
     heights = state.rules.heights
     aspects = []
     for column, space in state.markers.items():
-        aspects.append(
-            _aspect(f"the square in column {column}", [f"square {me} {column}"], ["R11.2"])
-        )
-        theirs = [f"square {p} {column}" for p in others]
+        aspects.append(_aspect(f"the square in column {column}", [Square(me, column)], ["R11.2"]))
+        theirs = [Square(p, column) for p in others]
         if heights[column] - space <= 1:
             # On the top space the stop wins the column; one below, a board one
             # space shorter would make it won.
@@ -450,15 +439,15 @@ def _stop_aspects(state: State) -> list[Aspect]:
         aspects.append(_aspect("the game won", _TURN_FIELDS, event_rules))
     else:
         if held >= 1 and held >= target - 1:
-            aspects.append(_aspect("the game not yet won", ["event", "phase"], event_rules))
-        aspects.append(_aspect("the next player", ["player", "phase"], ["R2.3", "R11.4"]))
+            aspects.append(_aspect("the game not yet won", [Part.EVENT, Part.PHASE], event_rules))
+        aspects.append(_aspect("the next player", [Part.PLAYER, Part.PHASE], ["R2.3", "R11.4"]))
     shared = any(
         state.squares[p].get(c) == space for c, space in state.markers.items() for p in others
     )
     if state.rules.variant is Variant.B:
-        aspects.append(_aspect("whether the stop is allowed", ["refused"], ["R14.2"]))
+        aspects.append(_aspect("whether the stop is allowed", [Part.REFUSED], ["R14.2"]))
     elif shared:
-        aspects.append(_aspect("whether the stop is allowed", ["refused"], ["R13.1"]))
+        aspects.append(_aspect("whether the stop is allowed", [Part.REFUSED], ["R13.1"]))
     return aspects
 
 

@@ -30,8 +30,12 @@ from cantstop.record import RecordError, check_line, iter_record
 __all__ = ["verify_record"]
 
 
-def verify_record(path: Path, out: TextIO | None = None) -> int:
-    """Check the record at ``path``; print the verdict to ``out``; return 0 if valid, 1 if not."""
+def verify_record(path: Path, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Check the record at ``path``; print the verdict to ``out``; return 0 if valid, 1 if not.
+
+    With ``err``, a record that is not valid also gets the one line
+    ``cantstop verify: error: ...`` there, as the command line promises.
+    """
     out = sys.stdout if out is None else out
     name = path.name
     actions = 0
@@ -50,6 +54,8 @@ def verify_record(path: Path, out: TextIO | None = None) -> int:
         if exc.rule is not None:
             text += f" (rule {exc.rule})"
         print(text, file=out)
+        if err is not None:
+            print(f"cantstop verify: error: {text}", file=err)
         if exc.state is not None:
             print(f"  state: {format_state(exc.state)}", file=out)
             print(f"  legal: {' '.join(exc.alternatives) or 'none'}", file=out)

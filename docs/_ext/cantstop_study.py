@@ -96,9 +96,14 @@ class StudyResults(SphinxDirective):
         first = sum(1 for o in outcomes if o["rank"] == 1)
         within = sum(1 for o in outcomes if o["rank"] is not None and o["rank"] <= top)
         met = caught == len(outcomes) and first >= share * len(outcomes) and within == len(outcomes)
+        scope = (
+            "every case of the suite, those of the explain capability included"
+            if data["subset"] == "all"
+            else f"the {data['subset']} subset"
+        )
         summary = (
-            f"{len(outcomes)} seeded bugs, each run against {data['cases']} cases of the "
-            f"vectors {data['vectors']} ({data['subset']}): {caught} caught; the rule at fault "
+            f"{len(outcomes)} seeded bugs, each run against {data['cases']:,} cases of the "
+            f"vectors {data['vectors']} ({scope}): {caught} caught; the rule at fault "
             f"named first for {first} ({first / len(outcomes):.0%}) and among the first {top} "
             f"for {within}. Targets (every bug caught, the rule at fault first for at least "
             f"{share:.0%}, among the first {top} for all): {'met' if met else 'MISSED'}. "

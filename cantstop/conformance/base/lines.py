@@ -6,7 +6,8 @@ and the harness (:mod:`cantstop.conformance.harness`) reads answers.  They use
 the same reader, so the limits of the protocol are stated once:
 
 - a line holds at most :data:`MAX_LINE_BYTES` bytes, not counting its ``\n``;
-- it is UTF-8 and holds one JSON value (an empty line holds none);
+- it is UTF-8 and holds one JSON value (an empty line, of spaces, tabs and
+  ``\r`` alone, holds none);
 - that value nests at most :data:`MAX_DEPTH` arrays and objects;
 - its numbers are those every JSON reader agrees on (I-JSON, RFC 7493):
   integers within ``±(2**53 - 1)`` and no number beyond the range of a double
@@ -20,7 +21,7 @@ which, and never another exception.
 >>> decode(b'{"seq": 1e999}')
 Traceback (most recent call last):
 ...
-cantstop.conformance._lines.LineError: a number out of range: 1e999 ...
+cantstop.conformance.base.lines.LineError: a number out of range: 1e999 ...
 """
 
 from __future__ import annotations
@@ -146,11 +147,11 @@ def decode(line: bytes | str) -> object:
     >>> decode(b'  ')
     Traceback (most recent call last):
     ...
-    cantstop.conformance._lines.LineError: an empty line
+    cantstop.conformance.base.lines.LineError: an empty line
     >>> decode(b'{"seq": 2, "op": "\xff"}')
     Traceback (most recent call last):
     ...
-    cantstop.conformance._lines.LineError: a line that is not UTF-8: byte 0xff at position 18
+    cantstop.conformance.base.lines.LineError: a line that is not UTF-8: byte 0xff at position 18
     """
     if isinstance(line, bytes):
         if len(line) > MAX_LINE_BYTES:
@@ -165,7 +166,7 @@ def decode(line: bytes | str) -> object:
         text = line
         if len(text) > MAX_LINE_BYTES:
             raise LineError(_TOO_LONG)
-    if not text.strip():
+    if not text.strip(" \t\r"):  # JSON's blanks but the line end; a form feed is not one
         raise LineError("an empty line")
     numbers = _Numbers()
     try:

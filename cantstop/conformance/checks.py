@@ -1,0 +1,356 @@
+"""The checks of Can't Stop's conformance cases: the requests of each kind, and the answers due.
+
+Each check sends a case's requests to the port and raises
+:class:`~cantstop.conformance.base.compare.Mismatch` when an answer differs
+from the case's expectation, with what was asked and what differs.  A wrong
+count of whole rolls is divided roll by roll (perft "divide",
+:func:`~cantstop.conformance.blame.divide_lines`); a wrong explanation is
+shown as its first statement that differs (:func:`explanation_difference`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cantstop.conformance.base.compare import (
+    Mismatch,
+    check_same,
+    printable,
+    same_json,
+)
+from cantstop.conformance.base.suite import Case, Check, Message, Requester
+from cantstop.conformance.blame import divide_lines, reference_table
+from cantstop.dice import ORDERED_ROLLS, sorted_dice
+from cantstop.notation import parse_state
+
+__all__ = ["CHECKS", "explanation_difference"]
+
+
+def _asked(message: Message) -> str:
+    """Return what a request asked, in words: ``apply of 7+10 to -/- - 0c3455``."""
+    op = message.get("op")
+    if op == "apply":
+        return f"apply of {message.get('action')} to {message.get('state')}"
+    if op == "explain" and "action" in message:
+        return f"explain of {message['action']} in {message.get('state')}"
+    if "state" in message:
+        return f"{op} of {message['state']}"
+    if "text" in message:
+        return f"{op} of {json.dumps(message['text'])}"
+    if "json" in message:
+        return f"{op} of the JSON form {printable(json.dumps(message['json']), 200)}"
+    if op == "new":
+        rules = json.dumps(message.get("rules", {}))
+        first = message.get("first_player", 0)
+        return f"new with rules {printable(rules, 200)} and first player {first}"
+    return str(op)
+
+
+def _refused(message: Message, answer: Message) -> str:
+    """Return the failure line of a refused request: what was asked, the rule and the reason."""
+    error = answer.get("error")
+    rule = error.get("rule") if isinstance(error, dict) else None
+    text = error.get("message") if isinstance(error, dict) else error
+    why = printable(text if isinstance(text, str) else json.dumps(text), 300)
+    under = f"under rule {printable(json.dumps(rule), 40)}" if rule is not None else "with no rule"
+    return f"{_asked(message)} was refused {under}: {why}"
+
+
+def _ok(port: Requester, message: Message) -> Message:
+    answer = port.request(message)
+    if answer.get("ok") is not True:
+        raise Mismatch(_refused(message, answer))
+    return answer
+
+
+def _expect_error(port: Requester, message: Message, rule: str, at: int | None = None) -> None:
+    answer = port.request(message)
+    if answer.get("ok") is not False:
+        shown = {k: v for k, v in answer.items() if k not in ("seq", "json")}
+        raise Mismatch(
+            f"{_asked(message)} should be rejected under {rule}, but the port accepted it: "
+            f"{printable(json.dumps(shown), 200)}",
+            [f"expected: rejection under rule {rule}"],
+        )
+    error = answer.get("error")
+    got = error.get("rule") if isinstance(error, dict) else None
+    if got != rule:
+        text = error.get("message") if isinstance(error, dict) else error
+        raise Mismatch(
+            f"{_asked(message)} was rejected under rule {printable(json.dumps(got), 40)}, "
+            f"expected rule {rule}",
+            [f"port's message: {printable(text if isinstance(text, str) else json.dumps(text))}"],
+        )
+    if at is not None and isinstance(error, dict) and "at" in error:
+        where = error["at"]
+        if type(where) is not int or where != at:
+            raise Mismatch(
+                f"the error points at position {printable(json.dumps(where), 40)}, expected {at}"
+            )
+
+
+def _moves_diff(got: object, want: list[str]) -> str:
+    if not isinstance(got, list):
+        return f"the port sent {json.dumps(got)[:100]} instead of a list of moves"
+    missing = [m for m in want if m not in got]
+    extra = [m for m in got if m not in want]
+    if not missing and not extra:
+        return f"the moves are right but not in the order of R6.6: got {' '.join(map(str, got))}"
+    parts = []
+    if missing:
+        parts.append(f"missing {' '.join(missing)}")
+    if extra:
+        parts.append(f"not legal {' '.join(map(str, extra))}")
+    return ", ".join(parts)
+
+
+def _run_moves(port: Requester, case: Case) -> None:
+    got = _ok(port, {"op": "moves", "state": case["state"]}).get("moves")
+    want = case["expect"]["moves"]
+    if not same_json(got, want):
+        raise Mismatch(f"legal moves of {case['state']}: {_moves_diff(got, want)}")
+
+
+def _run_apply(port: Requester, case: Case) -> None:
+    message = {"op": "apply", "state": case["state"], "action": case["action"]}
+    expect = case["expect"]
+    if "error" in expect:
+        _expect_error(port, message, expect["error"])
+        return
+    answer = _ok(port, message)
+    where = f"{case['action']} in {case['state']}"
+    check_same(f"state after {where}", answer.get("state"), expect["state"])
+    check_same(f"event of {where}", answer.get("event"), expect["event"])
+
+
+def _run_perft(port: Requester, case: Case) -> None:
+    answer = _ok(port, {"op": "perft", "state": case["state"]})
+    got = (answer.get("choices"), answer.get("busts"))
+    want = (case["expect"]["choices"], case["expect"]["busts"])
+    if not same_json(got, want):
+        lines: list[str] = []
+        try:
+            table = _ok(port, {"op": "rolls", "state": case["state"]}).get("moves")
+            reference = reference_table(parse_state(case["state"]))
+            lines = divide_lines(case["state"], table, reference)
+        except Mismatch as exc:
+            lines = [f"divide: {exc.message}"]
+        raise Mismatch(
+            f"whole-roll counts of {case['state']}: got choices={got[0]} busts={got[1]}, "
+            f"expected choices={want[0]} busts={want[1]}",
+            lines,
+        )
+
+
+def _run_rolls(port: Requester, case: Case) -> None:
+    got = _ok(port, {"op": "rolls", "state": case["state"]}).get("moves")
+    table = case["expect"]["table"]
+    want = [table["".join(map(str, sorted_dice(r.dice)))] for r in ORDERED_ROLLS]
+    if not same_json(got, want):
+        raise Mismatch(
+            f"legal moves per roll of {case['state']} differ",
+            divide_lines(case["state"], got, want),
+        )
+
+
+def _run_game(port: Requester, case: Case) -> None:
+    expect = case["expect"]
+    new = case["new"]
+    start = _ok(port, {"op": "new", "rules": new["rules"], "first_player": new["first_player"]})
+    check_same("the opening state", start.get("state"), expect["start"])
+    state = expect["start"]
+    for index, (action, after, event) in enumerate(
+        zip(case["actions"], expect["states"], expect["events"], strict=True), start=1
+    ):
+        answer = port.request({"op": "apply", "state": state, "action": action})
+        if answer.get("ok") is not True:
+            error = answer.get("error") or {}
+            raise Mismatch(
+                f"action {index} ({action} in {state}) was refused under rule "
+                f"{error.get('rule')}: {error.get('message')}",
+                [f"expected: {event}, giving {after}"],
+            )
+        if not same_json([answer.get("state"), answer.get("event")], [after, event]):
+            raise Mismatch(
+                f"action {index} ({action} in {state}) gave {answer.get('event')} "
+                f"{answer.get('state')!r}, expected {event} {after!r}"
+            )
+        state = after
+
+
+def _run_new(port: Requester, case: Case) -> None:
+    message = {"op": "new", **case["new"]}
+    if "error" in case["expect"]:
+        _expect_error(port, message, case["expect"]["error"])
+    else:
+        check_same("the opening state", _ok(port, message).get("state"), case["expect"]["state"])
+
+
+def _run_parse(op: str) -> Callable[[Requester, Case], None]:
+    def run(port: Requester, case: Case) -> None:
+        message: Message = {"op": op}
+        for key in ("text", "json"):
+            if key in case:
+                message[key] = case[key]
+        expect = case["expect"]
+        if "error" in expect:
+            _expect_error(port, message, expect["error"], expect.get("at"))
+            return
+        answer = _ok(port, message)
+        check_same(f"canonical {op}", answer.get(op), expect[op])
+        check_same(f"JSON form of the {op}", answer.get("json"), expect["json"])
+
+    return run
+
+
+def _run_example(port: Requester, case: Case) -> None:
+    expect = case["expect"]
+    if "new" in case:
+        _run_new(port, {"new": case["new"], "expect": expect})
+        return
+    if "text" in case:
+        _expect_error(
+            port, {"op": "state", "text": case["text"]}, expect["error"], expect.get("at")
+        )
+        return
+    if "action_text" in case:
+        _expect_error(
+            port, {"op": "action", "text": case["action_text"]}, expect["error"], expect.get("at")
+        )
+        return
+    state = case["state"]
+    check_same("canonical state", _ok(port, {"op": "state", "text": state}).get("state"), state)
+    actions = case.get("actions", [])
+    events = []
+    for index, action in enumerate(actions):
+        message = {"op": "apply", "state": state, "action": action}
+        if index == len(actions) - 1 and "error" in expect:
+            _expect_error(port, message, expect["error"])
+            return
+        answer = _ok(port, message)
+        state = answer.get("state")
+        events.append(answer.get("event"))
+    if "events" in expect:
+        check_same("events", events, expect["events"])
+    if "event" in expect:
+        check_same("event", events[-1:], [expect["event"]])
+    if "state" in expect:
+        check_same("resulting state", state, expect["state"])
+    if "moves" in expect:
+        got = _ok(port, {"op": "moves", "state": state}).get("moves")
+        if not same_json(got, expect["moves"]):
+            raise Mismatch(f"legal moves of {state}: {_moves_diff(got, expect['moves'])}")
+    if "perft" in expect:
+        _run_perft(port, {"state": state, "expect": expect["perft"]})
+    if "json" in expect:
+        answer = _ok(port, {"op": "state", "text": state})
+        check_same(f"JSON form of {state}", answer.get("json"), expect["json"])
+        answer = _ok(port, {"op": "state", "json": expect["json"]})
+        check_same("state read from the JSON form", answer.get("state"), state)
+    if "action_json" in expect:
+        answer = _ok(port, {"op": "action", "text": actions[0]})
+        check_same(f"JSON form of {actions[0]}", answer.get("json"), expect["action_json"])
+        answer = _ok(port, {"op": "action", "json": expect["action_json"]})
+        check_same("action read from the JSON form", answer.get("action"), actions[0])
+
+
+def explanation_difference(got: object, want: Mapping[str, Any]) -> tuple[str, list[str]] | None:
+    """Say where an explanation's JSON form differs from the expected one, or return ``None``.
+
+    The two are compared as JSON values (the order of an object's keys does not
+    matter; ``true`` is not ``1``).  The answer is a sentence and lines that show
+    the first statement that differs in its text form (spec/explain.md, X1.2).
+
+    >>> want = {"format": "cantstop-explain/1", "moves": ["7"], "statements": []}
+    >>> explanation_difference({**want, "moves": ["7", "8"]}, want)[0]
+    'the field moves: got ["7", "8"], expected ["7"]'
+    """
+    if same_json(got, want):
+        return None
+    if not isinstance(got, dict):
+        return f"the answer is not an explanation object: {printable(json.dumps(got), 200)}", []
+    for key in want:
+        if key != "statements" and not same_json(got.get(key), want[key]):
+            shown = printable(json.dumps(got.get(key)), 200)
+            return f"the field {key}: got {shown}, expected {json.dumps(want[key])}", []
+    extra = sorted(set(got) - set(want))
+    if extra:
+        return f"fields the explanation does not have: {', '.join(map(str, extra))}", []
+    mine = got.get("statements")
+    theirs = want["statements"]
+    if not isinstance(mine, list):
+        return f"statements is not a list: {printable(json.dumps(mine), 200)}", []
+    for index, expected in enumerate(theirs):
+        if index >= len(mine):
+            return (
+                f"{len(mine)} statements, expected {len(theirs)}; the first missing",
+                [f"expected: {_statement_line(expected)}"],
+            )
+        if not same_json(mine[index], expected):
+            return _statement_difference(index, mine[index], expected)
+    return (
+        f"{len(mine)} statements, expected {len(theirs)}; the first extra",
+        [f"got: {_statement_line(mine[len(theirs)])}"],
+    )
+
+
+def _statement_difference(
+    index: int, got: object, want: Mapping[str, Any]
+) -> tuple[str, list[str]]:
+    """Say how the statement at ``index`` differs: the first field, and both lines."""
+    field = next((k for k in want if not same_json(_get(got, k), want[k])), "fields it has")
+    lines = [f"got:      {_statement_line(got)}", f"expected: {_statement_line(want)}"]
+    if field == "data":
+        lines.append(f"got data:      {printable(json.dumps(_get(got, 'data')), 300)}")
+        lines.append(f"expected data: {json.dumps(want['data'])}")
+    return f"statement {index + 1} differs in its {field}", lines
+
+
+def _get(value: object, key: str) -> object:
+    return value.get(key) if isinstance(value, dict) else None
+
+
+def _statement_line(statement: object) -> str:
+    """Return a statement as its line of the text form, shown safely whatever the port sent."""
+    if not isinstance(statement, dict):
+        return printable(json.dumps(statement), 300)
+    depth = statement.get("depth")
+    text = statement.get("text")
+    rules = statement.get("rules")
+    indent = "  " * depth if type(depth) is int and 0 <= depth < 10 else f"[depth {depth!r}] "
+    said = text[:-1] if isinstance(text, str) and text.endswith(".") else json.dumps(text)
+    cited = ", ".join(map(str, rules)) if isinstance(rules, list) else json.dumps(rules)
+    kind = printable(str(statement.get("kind")), 40)
+    return printable(f"[{kind}] {indent}{said} ({cited}).", 400)
+
+
+def _run_explain(port: Requester, case: Case) -> None:
+    message: Message = {"op": "explain", "state": case["state"]}
+    if "action" in case:
+        message["action"] = case["action"]
+    expect = case["expect"]
+    if "error" in expect:
+        _expect_error(port, message, expect["error"])
+        return
+    got = _ok(port, message).get("explanation")
+    differs = explanation_difference(got, expect["explanation"])
+    if differs is not None:
+        what, lines = differs
+        raise Mismatch(f"{_asked(message)}: {what}", lines)
+
+
+#: The check of each kind of case.
+CHECKS: dict[str, Check] = {
+    "moves": _run_moves,
+    "apply": _run_apply,
+    "perft": _run_perft,
+    "rolls": _run_rolls,
+    "game": _run_game,
+    "new": _run_new,
+    "state": _run_parse("state"),
+    "action": _run_parse("action"),
+    "example": _run_example,
+    "explain": _run_explain,
+}

@@ -1,0 +1,80 @@
+"""The conformance package's layout: one concern a module, the game-neutral line, frozen files."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "cantstop" / "conformance"
+LAYER = PACKAGE / "base"
+
+#: The sha256 of every file of each released suite version: a released file never changes.
+RELEASED: dict[str, dict[str, str]] = {
+    "v1": {
+        "apply.json": "aa4ab44af610f78c950db8ff793ea9ae1c91a431d6c7324c47c15d1f7e05eca2",
+        "games.json": "7dfb002b694692eae0a1835e91d1a3fef293276a35491515ba2adf486f9c702e",
+        "illegal.json": "dd047b5ff80616b715467154038accb4a6fb8e7b6d47dd656addc00f671826b4",
+        "invalid.json": "dfe901809024c41ff653207e3f78f3f1cf51cd5436eb8efaca31bfa35e1304ea",
+        "moves.json": "c8c84823ee05e9d3b38eff63bac223f0f9623caeeb247e0a9e78f7cd8651238d",
+        "notation.json": "5d4ddd227c51cd5055657f7ba858d0fd3267e4d57ccc43a9b42bcafab994f422",
+        "perft.json": "3707feab51ed1a52774866c55b5eb8e0fb709dcffc7b9c1630dde525461619a9",
+        "rolls.json": "0d8a035313648e41a2effc3922a9062da75aae5a044413727dd6071601fbab3a",
+        "schema.json": "1812ee56f38cf0122dc05ad98d0358410f65f683687bd9bc3e879ed166851574",
+        "spec-examples.json": "c20fff6baf7caa6115d109aa6678c703e4fad46e1ee0f2337a2e52154163f66c",
+    },
+}
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_module_is_short_and_names_its_concern(path: Path) -> None:
+    """Under 600 lines, and a module docstring whose first line says what the module holds."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\n") < 600
+    docstring = ast.get_docstring(ast.parse(text))
+    assert docstring, path
+    first = docstring.splitlines()[0]
+    assert first.endswith((".", ":")), first
+    assert len(first) > 20, first
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(LAYER.glob("*.py")), ids=lambda p: p.name)
+def test_the_game_neutral_layer_imports_no_game(path: Path) -> None:
+    """A module of ``cantstop.conformance.base`` imports the standard library and its package."""
+    for module in _imports(path):
+        top = module.split(".")[0]
+        assert top != "dicekit", module
+        if top == "cantstop":
+            assert module.startswith("cantstop.conformance.base"), (path.name, module)
+
+
+def test_the_layer_check_is_not_vacuous(tmp_path: Path) -> None:
+    """The import check sees an import of the engine, at the top or inside a function."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    from cantstop.game import State\n", encoding="utf-8")
+    assert "cantstop.game" in _imports(sample)
+
+
+@pytest.mark.parametrize("version", sorted(RELEASED))
+def test_released_vector_files_never_change(version: str) -> None:
+    """Every file of a released suite version keeps its hash, and no file is added."""
+    folder = ROOT / "spec" / "conformance" / version
+    found = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*.json")}
+    assert found == RELEASED[version]

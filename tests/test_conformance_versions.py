@@ -1,0 +1,186 @@
+"""Suite versions: v1 frozen, v2 the newest, the changelog, choosing a version, the port of v1."""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cantstop.cli import main
+from cantstop.conformance import generate, harness
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node")
+OLD_PORT = Path(__file__).resolve().parent / "ports" / "javascript-d84e300" / "port.js"
+CHANGES = ROOT / "spec" / "CHANGES.md"
+
+
+@functools.cache
+def _cases(version: int) -> dict[str, dict[str, Any]]:
+    return {c["id"]: c for c in harness.load_cases(generate.vectors_dir(version))}
+
+
+def _asked(case: dict[str, Any]) -> dict[str, Any]:
+    """Return what a port is asked and must answer: all but the tags, title and note."""
+    return {k: v for k, v in case.items() if k not in ("rules", "title", "note", "_file")}
+
+
+def _changed() -> tuple[set[str], set[str]]:
+    """Return the ids of the v1 cases whose questions or answers v2 changed, and the ids v2 adds."""
+    old, new = _cases(1), _cases(2)
+    assert set(old) <= set(new), "a case of v1 was removed"
+    changed = {i for i in old if _asked(old[i]) != _asked(new[i])}
+    return changed, set(new) - set(old)
+
+
+def test_the_generator_writes_only_the_newest_version() -> None:
+    """The newest installed version is the one the generator writes, and its headers say so."""
+    assert generate.versions()[-1] == generate.SUITE_VERSION == 2
+    assert generate.vectors_dir() == generate.vectors_dir(2)
+    assert harness.files_version(generate.vectors_dir(1)) == 1
+    assert harness.files_version(generate.vectors_dir(2)) == 2
+    # test_conformance.py holds v2 to what the generator writes, byte for byte.
+
+
+def test_v1_is_what_a_port_of_its_time_answers() -> None:
+    """v1 holds 11,163 cases, none of them of the explain capability."""
+    old = _cases(1)
+    assert len(old) == 11_163
+    assert not any(c["kind"] == "explain" for c in old.values())
+
+
+def test_the_changelog_lists_every_changed_expectation() -> None:
+    """spec/CHANGES.md lists each v1 case whose answer v2 changed, with both positions."""
+    changed, added = _changed()
+    text = CHANGES.read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z]+-[A-Za-z0-9-]+)` \| (\S+) \| (\d+) \| (\d+) \|$", text, re.M)
+    assert {row[0] for row in rows} == changed
+    assert len(rows) == len(changed) == 175
+    old, new = _cases(1), _cases(2)
+    for case_id, rule, before, after in rows:
+        assert old[case_id]["expect"] == {"error": rule, "at": int(before)}
+        assert new[case_id]["expect"] == {"error": rule, "at": int(after)}
+    examples = {i for i in added if i.startswith("spec-")}
+    assert examples == {"spec-E221", "spec-E222", "spec-E223"}
+    assert all(f"`{i}`" in text for i in examples)
+    explains = added - examples
+    assert all(new[i]["kind"] == "explain" for i in explains)
+    assert f"{len(explains)} cases)" in text
+
+
+def test_the_changelog_check_is_not_vacuous() -> None:
+    """A changed expectation that the changelog does not list is seen as a change."""
+    old = _cases(1)["invalid-00002"]
+    spoiled = {**old, "expect": {**old["expect"], "at": old["expect"]["at"] + 1}}
+    assert _asked(spoiled) != _asked(old)
+    assert _asked({**old, "rules": ["N1.1"], "title": "x"}) == _asked(old)
+
+
+PINNED = """\
+import json, sys
+from cantstop.conformance.serve import handle
+for line in sys.stdin:
+    q = json.loads(line)
+    a = handle(q)
+    if q.get("op") == "hello":
+        a["suite_version"] = {pinned}
+    print(json.dumps(a), flush=True)
+"""
+
+
+def _pinned_port(tmp_path: Path, pinned: str) -> list[str]:
+    script = tmp_path / "pinned.py"
+    script.write_text(PINNED.format(pinned=pinned), encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
+@pytest.mark.parametrize(("pinned", "ran"), [("1", 1), ("2", 2), ("None", 2)])
+def test_the_version_a_port_names_runs(
+    pinned: str, ran: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A port that names a version in hello gets it; one that names none gets the newest."""
+    status = main(["conform", "--run", "spec-E00[12]", "--", *_pinned_port(tmp_path, pinned)])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert out[0].startswith(f"Running 2 cases of suite v{ran} against: ")
+    assert out[-1] == f"2 passed, 0 failed (suite v{ran})"
+
+
+def test_the_option_chooses_the_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--suite-version`` runs the version it names, and says so when the port names another."""
+    port = _pinned_port(tmp_path, "2")
+    status = main(["conform", "--suite-version", "1", "--run", "spec-E001", "--", *port])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert "The port targets suite v2; v1 ran, as --suite-version asks." in out
+    assert out[-1] == "1 passed, 0 failed (suite v1)"
+
+
+@pytest.mark.parametrize(
+    ("args", "pinned", "message"),
+    [
+        (["--suite-version", "9"], "None", "--suite-version 9: this installation has suite v1, v2"),
+        (["--suite-version", "0"], "None", "--suite-version takes a whole number above 0"),
+        ([], "9", "the port targets suite v9, which this installation lacks (it has v1, v2)"),
+        ([], '"1"', 'the port\'s hello names suite_version "1", not a version number'),
+    ],
+)
+def test_a_version_the_suite_lacks_is_exit_2(
+    args: list[str],
+    pinned: str,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A version that is not installed, asked by the option or the port: one error line, exit 2."""
+    status = main(["conform", *args, "--", *_pinned_port(tmp_path, pinned)])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert err.startswith("cantstop conform: error: ")
+    assert message in err
+    assert err.count("\n") == 1
+    assert out == ""
+
+
+@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+def test_the_port_of_v1_passes_v1_and_fails_only_what_v2_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The JavaScript port of v1's release: all of v1; of v2 the changed cases, blamed on N1.6.
+
+    A case that v2 asks and answers exactly as v1 did passes as it passed in v1
+    (the port answers the same request the same way), so of v2 the port is
+    asked the cases that changed and the cases that are new.
+    """
+    assert NODE is not None
+    port = [NODE, str(OLD_PORT)]
+    assert main(["conform", "--suite-version", "1", "--", *port]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "11163 passed, 0 failed (suite v1)"
+    changed, added = _changed()
+    new = _cases(2)
+    asked = [new[i] for i in sorted(changed | added)]
+    run = harness.run_suite(port, asked, version=2)
+    run.diagnose(asked)
+    new_examples = {i for i in added if i.startswith("spec-")}
+    failed = {r.id for r in run.results if r.status == "failed"}
+    skipped = {r.id for r in run.results if r.status == "skipped"}
+    assert failed == changed | new_examples
+    assert skipped == added - new_examples  # the explain capability, which it does not declare
+    assert run.suspects()[0][0] == "N1.6"
+    assert run.report()["suite_version"] == 2
+    assert list(run.summary_lines())[-1] == f"0 passed, {len(failed)} failed (suite v2)"
+
+
+def test_the_reworded_explanations_are_explain_cases_of_v2() -> None:
+    """Each explain case the changelog lists as reworded is an explain case of v2 with an answer."""
+    text = CHANGES.read_text(encoding="utf-8")
+    section = text.split("**Explanations (the `explain` capability).**", 1)[1].split("###", 1)[0]
+    listed = re.findall(r"`(explain-[0-9]{5})`", section)
+    assert len(listed) == len(set(listed)) == 180
+    new = _cases(2)
+    assert all("explanation" in new[i]["expect"] for i in listed)
