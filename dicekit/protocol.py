@@ -44,6 +44,8 @@ __all__ = [
     "StateT",
     "Step",
     "Stepping",
+    "Tagging",
+    "TextPicture",
 ]
 
 #: A value as :func:`json.loads` returns it.
@@ -224,6 +226,38 @@ class Stepping(Protocol, Generic[StateT, _ActionIn]):
 
         ``step(state, action).state`` equals ``apply(state, action)``.
         """
+        ...
+
+
+@runtime_checkable
+class Tagging(Protocol, Generic[_StateIn, _ActionIn]):
+    """What a game may add to :class:`Game`: the rules that decide each answer, for the diagnosis.
+
+    The conformance suite tags each case with the ids of the rules that
+    decide its expected answer, and a port that fails cases is told which
+    rules its failures have in common.  The tags come from the engine's own
+    decisions (the same code that decides the answer records the rules it
+    applied), never from a second reading of the rules.
+    """
+
+    def action_rules(self, state: _StateIn, action: _ActionIn) -> tuple[str, ...]:
+        """Return the ids of the rules that decide what ``action`` does in ``state``.
+
+        For an illegal action, the rule that refuses it comes first.
+        """
+        ...
+
+    def choice_rules(self, state: _StateIn) -> tuple[str, ...]:
+        """Return the ids of the rules that decide which actions are legal in ``state``."""
+        ...
+
+
+@runtime_checkable
+class TextPicture(Protocol, Generic[_StateIn]):
+    """What a game may add to :class:`Game`: a picture of a state for a terminal."""
+
+    def state_text(self, state: _StateIn) -> str:
+        """Return a picture of ``state`` in a few lines of plain text, for a terminal."""
         ...
 
 
