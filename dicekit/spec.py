@@ -1,9 +1,10 @@
 """Read any game's rules spec and run its examples through the game protocol.
 
 The spec's files and their form are :mod:`dicekit.specfile`'s, whose names
-this module also gives (:func:`load_spec`, :class:`Rule`, :class:`Example`,
-:data:`EXAMPLE_KEYS` and the rest).  The keys every game shares are
-:data:`EXAMPLE_KEYS`; a game adds its own (:class:`ExampleKey`) by providing
+this module also gives (:func:`~dicekit.specfile.load_spec`,
+:class:`~dicekit.specfile.Rule`, :class:`~dicekit.specfile.Example` and the
+rest).  The keys every game shares are
+:data:`~dicekit.specfile.EXAMPLE_KEYS`; a game adds its own (:class:`ExampleKey`) by providing
 ``example_keys()`` (:class:`HasExampleKeys`).  A game's key checks the state
 its example reaches, or acts before anything else of the example is read: it
 may supply the game (under a configuration of its own) that the example runs
@@ -83,7 +84,7 @@ class Settled(enum.Enum):
     SETTLED = "settled"
 
 
-#: Returned by :attr:`ExampleKey.before` when the key has checked the whole example.
+#: Returned by the ``before`` hook of an :class:`ExampleKey` that has checked the whole example.
 SETTLED = Settled.SETTLED
 
 
