@@ -1,7 +1,7 @@
 """The checks of Can't Stop's conformance cases: the requests of each kind, and the answers due.
 
 Each check sends a case's requests to the port and raises
-:class:`~cantstop.conformance.base.compare.Mismatch` when an answer differs
+:class:`~dicekit.conformance.compare.Mismatch` when an answer differs
 from the case's expectation, with what was asked and what differs.  A wrong
 count of whole rolls is divided roll by roll (perft "divide",
 :func:`~cantstop.conformance.blame.divide_lines`); a wrong explanation is
@@ -14,16 +14,16 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cantstop.conformance.base.compare import (
+from cantstop.conformance.blame import divide_lines, reference_table
+from cantstop.dice import ORDERED_ROLLS, sorted_dice
+from cantstop.notation import parse_state
+from dicekit.conformance.compare import (
     Mismatch,
     check_same,
     printable,
     same_json,
 )
-from cantstop.conformance.base.suite import Case, Check, Message, Requester
-from cantstop.conformance.blame import divide_lines, reference_table
-from cantstop.dice import ORDERED_ROLLS, sorted_dice
-from cantstop.notation import parse_state
+from dicekit.conformance.suite import Case, Check, Message, Requester
 
 __all__ = ["CHECKS", "explanation_difference"]
 

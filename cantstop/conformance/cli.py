@@ -216,7 +216,7 @@ def _run_conform(args: argparse.Namespace) -> int:
             print(line)
     # The reports come after the summary, so a full disk cannot hide it; each is
     # written whole or not at all.
-    from cantstop.conformance.base.report import junit_xml, write_text
+    from dicekit.conformance.report import junit_xml, write_text
 
     if args.report:
         try:

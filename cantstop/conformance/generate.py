@@ -21,10 +21,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cantstop.conformance import pool as _pool
-from cantstop.conformance.base.cases import suite_versions
-from cantstop.conformance.base.suite import Case
-from cantstop.conformance.base.vectorfiles import render as _render
-from cantstop.conformance.base.vectorfiles import write_files
 from cantstop.conformance.explaincases import (
     explain_cases,
     explain_error_cases,
@@ -43,6 +39,10 @@ from cantstop.conformance.pool import needs, play_game, state_pool
 from cantstop.conformance.textcases import invalid_cases, notation_cases
 from cantstop.game import State
 from cantstop.spec import spec_dir
+from dicekit.conformance.cases import suite_versions
+from dicekit.conformance.suite import Case
+from dicekit.conformance.vectorfiles import render as _render
+from dicekit.conformance.vectorfiles import write_files
 
 __all__ = [
     "CONFIGS",

@@ -22,7 +22,6 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any, TextIO
 
-from cantstop.conformance.base.lines import MAX_SAFE_INTEGER, LineError, decode, lines
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import CantStopError, IllegalAction, NotationError, RuleError
 from cantstop.explanation import explain
@@ -35,6 +34,7 @@ from cantstop.jsonform import (
     state_to_json,
 )
 from cantstop.notation import format_action, format_state, parse_action, parse_state
+from dicekit.conformance.lines import MAX_SAFE_INTEGER, LineError, decode, lines
 
 __all__ = ["PROTOCOL_VERSION", "handle", "serve"]
 

@@ -2,7 +2,7 @@
 
 :class:`Port` starts the program, shakes hands, sends requests and reads the
 answers with a clock per case.  Whatever the port prints is read as a line
-of the protocol (:mod:`~cantstop.conformance.base.lines`); anything that is
+of the protocol (:mod:`~dicekit.conformance.lines`); anything that is
 not the answer asked for raises :class:`PortFailure`, and a line that answers
 an earlier request again, or comes after its answer, is kept as a *stray*
 with the tag of the request it follows, so that the right case is blamed.
@@ -17,7 +17,7 @@ clock and never holds more of what it prints than a few lines:
   the group may hold it open for ever), and never blocks writing a request
   the port does not read;
 - at most :data:`QUEUED_LINES` lines wait to be read, each at most
-  :data:`~cantstop.conformance.base.lines.MAX_LINE_BYTES`; of the stray lines
+  :data:`~dicekit.conformance.lines.MAX_LINE_BYTES`; of the stray lines
   of one case, the first :data:`STRAYS_KEPT` are kept and the rest counted.
 """
 
@@ -36,8 +36,8 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from cantstop.conformance.base.compare import excerpt, printable
-from cantstop.conformance.base.lines import MAX_LINE_BYTES, LineError, decode
+from dicekit.conformance.compare import excerpt, printable
+from dicekit.conformance.lines import MAX_LINE_BYTES, LineError, decode
 
 __all__ = ["QUEUED_LINES", "STRAYS_KEPT", "Port", "PortFailure", "SupportsCheck"]
 
@@ -46,7 +46,7 @@ Message = dict[str, Any]
 SupportsCheck = Callable[[Mapping[str, Any]], str | None]
 
 #: Lines the port printed that may wait to be read: the harness holds at most
-#: this many times :data:`~cantstop.conformance.base.lines.MAX_LINE_BYTES`.
+#: this many times :data:`~dicekit.conformance.lines.MAX_LINE_BYTES`.
 QUEUED_LINES = 16
 #: Stray lines kept for each case; the others are counted.
 STRAYS_KEPT = 3
@@ -148,7 +148,7 @@ class Port:
     index of the case at hand); a line that answers an earlier request again,
     or comes after its answer, is kept in ``strays`` with the tag of the
     request it belongs to, so that the right case is blamed.  Of each tag's
-    strays the first :data:`~cantstop.conformance.base.port.STRAYS_KEPT` are kept;
+    strays the first :data:`~dicekit.conformance.port.STRAYS_KEPT` are kept;
     ``stray_counts`` counts all.
     """
 

@@ -22,7 +22,7 @@ Message = dict[str, Any]
 
 
 class Requester(Protocol):
-    """What a check talks to: a port (:class:`~cantstop.conformance.base.port.Port`)."""
+    """What a check talks to: a port (:class:`~dicekit.conformance.port.Port`)."""
 
     def request(self, message: Message) -> Message:
         """Send one request and return the answer; raise ``PortFailure`` if the port breaks."""

@@ -11,7 +11,7 @@ why (``Run.stopped``), and :meth:`Run.exit_status` is 2.  A failure of the
 protocol blames no rule: it fails its case, and the ranking leaves it out.  An answer that
 comes twice is blamed on the request it answers, not on the case that happens
 to read it.  After a run, :meth:`Run.diagnose` asks the failing cases again
-and ranks the rules they point at (:mod:`~cantstop.conformance.base.ranking`).
+and ranks the rules they point at (:mod:`~dicekit.conformance.ranking`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cantstop.conformance.base.cases import is_glob
-from cantstop.conformance.base.compare import Mismatch, printable
-from cantstop.conformance.base.port import STRAYS_KEPT, Port, PortFailure
-from cantstop.conformance.base.ranking import Diagnosis, Suspect, diagnose, rank
-from cantstop.conformance.base.suite import Case, GameSuite, Message
+from dicekit.conformance.cases import is_glob
+from dicekit.conformance.compare import Mismatch, printable
+from dicekit.conformance.port import STRAYS_KEPT, Port, PortFailure
+from dicekit.conformance.ranking import Diagnosis, Suspect, diagnose, rank
+from dicekit.conformance.suite import Case, GameSuite, Message
 
 __all__ = ["DIAGNOSIS_PORT_FAILURES", "MAX_PORT_FAILURES", "CaseResult", "Run", "run_suite"]
 
@@ -287,7 +287,7 @@ def run_suite(
     The run stops early (``Run.stopped``) when the port cannot start or
     fails the handshake the first time, or when ``max_port_failures`` cases in
     a row end in a port failure.  ``known`` holds known-failures entries
-    (:func:`~cantstop.conformance.base.cases.read_known_failures`).
+    (:func:`~dicekit.conformance.cases.read_known_failures`).
     """
     port = Port(command, timeout, protocol=suite.protocol, supports=suite.supports_problem)
     results: list[CaseResult] = []
