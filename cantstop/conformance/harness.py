@@ -116,14 +116,13 @@ def run_suite(
     )
 
 
-def handshake(command: Sequence[str], timeout: float = 10.0) -> dict[str, object]:
+def handshake(
+    command: Sequence[str], timeout: float = 10.0, version: int | None = None
+) -> dict[str, object]:
     """Start the port, shake hands and stop it; return its ``hello`` answer.
 
-    Raise :class:`PortFailure` when the port cannot start or fails the handshake.
+    The ``hello`` names the game and, when given, the suite ``version`` the
+    harness means to run.  Raise :class:`PortFailure` when the port cannot
+    start or fails the handshake.
     """
-    port = Port(command, timeout, protocol=SUITE.protocol, supports=SUITE.supports_problem)
-    try:
-        port.begin_case()
-        return port.start()
-    finally:
-        port.stop()
+    return _run.handshake(command, SUITE, timeout, version)

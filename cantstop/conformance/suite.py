@@ -40,6 +40,10 @@ class CantStopSuite:
     """Can't Stop's conformance suite (see :class:`~dicekit.conformance.suite.GameSuite`)."""
 
     name: str = "cantstop-conformance"
+    #: The game's name in ``hello``; a port that names none is a Can't Stop port (protocol 1
+    #: ports were written before ``hello`` named the game).
+    game: str = "cantstop"
+    accepts_unnamed: bool = True
     protocol: int = 1
     checks: Mapping[str, Check] = field(default_factory=lambda: CHECKS)
     weights: Mapping[str, float] = field(default_factory=lambda: {"game": GAME_WEIGHT})

@@ -159,11 +159,17 @@ class Port:
         *,
         protocol: int = 1,
         supports: SupportsCheck | None = None,
+        game: str | None = None,
+        unnamed: bool = False,
+        suite_version: int | None = None,
     ) -> None:
         self.command = list(command)
         self.timeout = timeout
         self.protocol = protocol
         self._supports = supports
+        self.game = game
+        self.unnamed = unnamed
+        self.suite_version = suite_version
         self._deadline: float | None = None
         self.hello: Message | None = None
         self._proc: subprocess.Popen[bytes] | None = None
@@ -207,8 +213,8 @@ class Port:
         self._tags = {}
         self._output = _Output(proc.stdout, self._lines)
         self._errors = _Output(proc.stderr, None)
-        answer = self.request({"op": "hello", "protocol": self.protocol})
-        problem = _handshake_problem(answer, self.protocol, self._supports)
+        answer = self.request(self.hello_request())
+        problem = _handshake_problem(answer, self.protocol, self._supports, self.game, self.unnamed)
         if problem is not None:
             raise PortFailure(
                 f"the handshake failed: {problem}; the port answered "
@@ -216,6 +222,19 @@ class Port:
             )
         self.hello = answer
         return answer
+
+    def hello_request(self) -> Message:
+        """Return the ``hello`` request: the protocol, and the game and suite version when known.
+
+        >>> Port(["port"], 1, game="tower", suite_version=1).hello_request()
+        {'op': 'hello', 'protocol': 1, 'game': 'tower', 'suite_version': 1}
+        """
+        request: Message = {"op": "hello", "protocol": self.protocol}
+        if self.game is not None:
+            request["game"] = self.game
+        if self.suite_version is not None:
+            request["suite_version"] = self.suite_version
+        return request
 
     def stop(self, *, kill: bool = False, collect: bool = False) -> None:
         """End the process: ask it to quit, or with ``kill`` kill it at once.
@@ -397,14 +416,36 @@ class Port:
 
 
 def _handshake_problem(
-    answer: Message, protocol: int, supports: SupportsCheck | None
+    answer: Message,
+    protocol: int,
+    supports: SupportsCheck | None,
+    game: str | None = None,
+    unnamed: bool = False,
 ) -> str | None:
-    """Say what is wrong with a ``hello`` answer, or return ``None``."""
+    """Say what is wrong with a ``hello`` answer, or return ``None``.
+
+    With ``game``, the answer must name that game in ``game``; a port that
+    names none is taken for it only when ``unnamed`` allows (ports written
+    before ``hello`` named the game).
+
+    >>> _handshake_problem({"ok": True, "protocol": 1, "game": "tower"}, 1, None, "cantstop")
+    "it implements the game 'tower', not 'cantstop'"
+    >>> _handshake_problem({"ok": True, "protocol": 1}, 1, None, "tower")
+    "it does not name its game in 'game' (this suite is for 'tower')"
+    """
     spoken = answer.get("protocol")
     if answer.get("ok") is not True:
         return "it did not answer ok"
     if type(spoken) is not int or spoken != protocol:
         return f"it does not speak protocol {protocol}"
+    if game is not None:
+        if "game" not in answer:
+            if not unnamed:
+                return f"it does not name its game in 'game' (this suite is for {game!r})"
+        elif answer["game"] != game:
+            shown = answer["game"]
+            named = repr(shown) if isinstance(shown, str) else printable(json.dumps(shown), 60)
+            return f"it implements the game {printable(named, 60)}, not {game!r}"
     declared = answer.get("supports", {})
     if not isinstance(declared, dict):
         return "'supports' is not an object"

@@ -29,7 +29,15 @@ from dicekit.conformance.port import STRAYS_KEPT, Port, PortFailure
 from dicekit.conformance.ranking import Diagnosis, Suspect, diagnose, rank
 from dicekit.conformance.suite import Case, GameSuite, Message
 
-__all__ = ["DIAGNOSIS_PORT_FAILURES", "MAX_PORT_FAILURES", "CaseResult", "Run", "run_suite"]
+__all__ = [
+    "DIAGNOSIS_PORT_FAILURES",
+    "MAX_PORT_FAILURES",
+    "CaseResult",
+    "Run",
+    "handshake",
+    "open_port",
+    "run_suite",
+]
 
 #: How many cases in a row may end in a port failure (each followed by a restart)
 #: before the run stops: five hangs at the default timeout take under a minute.
@@ -131,7 +139,7 @@ class Run:
         """
         suite = self._suite()
         failed = [r for r in self.results if r.status == "failed"]
-        port = Port(self.command, timeout, protocol=suite.protocol, supports=suite.supports_problem)
+        port = open_port(suite, self.command, timeout, self.version)
         broken = 0
 
         def ask(message: Message) -> Message | None:
@@ -241,6 +249,41 @@ class Run:
         yield f"{self.count('passed')} passed, {self.count('failed')} failed{ran}"
 
 
+def open_port(
+    suite: GameSuite, command: Sequence[str], timeout: float, version: int | None = None
+) -> Port:
+    """Return the (not yet started) port of ``command`` for ``suite``'s game and ``version``.
+
+    Its ``hello`` names the game and the suite version, and its handshake
+    checks the game the port names and what it declares it supports.
+    """
+    return Port(
+        command,
+        timeout,
+        protocol=suite.protocol,
+        supports=suite.supports_problem,
+        game=suite.game,
+        unnamed=suite.accepts_unnamed,
+        suite_version=version,
+    )
+
+
+def handshake(
+    command: Sequence[str], suite: GameSuite, timeout: float = 10.0, version: int | None = None
+) -> Message:
+    """Start the port, shake hands and stop it; return its ``hello`` answer.
+
+    Raise :class:`~dicekit.conformance.port.PortFailure` when the port cannot
+    start or fails the handshake (it names another game, another protocol).
+    """
+    port = open_port(suite, command, timeout, version)
+    try:
+        port.begin_case()
+        return port.start()
+    finally:
+        port.stop()
+
+
 def _plural(n: int, noun: str) -> str:
     """``n`` and ``noun``, the noun in the plural unless ``n`` is 1: ``1 case``, ``2 cases``.
 
@@ -289,7 +332,7 @@ def run_suite(
     a row end in a port failure.  ``known`` holds known-failures entries
     (:func:`~dicekit.conformance.cases.read_known_failures`).
     """
-    port = Port(command, timeout, protocol=suite.protocol, supports=suite.supports_problem)
+    port = open_port(suite, command, timeout, version)
     results: list[CaseResult] = []
     hello: Message | None = None
     stopped: str | None = None

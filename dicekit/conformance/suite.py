@@ -2,7 +2,7 @@
 
 The harness runs vector files, talks to a port and ranks suspect rules for
 any game; what it needs to know of the game is one :class:`GameSuite` value:
-the name its vector files carry, the protocol version, a check for each kind
+the name its vector files carry, the game's name, the protocol version, a check for each kind
 of case, what a port may declare in ``hello``, and how the failing cases of a
 kind are asked again for the diagnosis.
 """
@@ -61,6 +61,16 @@ class GameSuite(Protocol):
     @property
     def name(self) -> str:
         """The name every vector file carries (``"cantstop-conformance"``)."""
+        ...
+
+    @property
+    def game(self) -> str:
+        """The name of the game (``"cantstop"``): the harness's ``hello`` sends it, a port names it."""
+        ...
+
+    @property
+    def accepts_unnamed(self) -> bool:
+        """Whether a port whose ``hello`` names no game is taken for this game (older ports)."""
         ...
 
     @property
