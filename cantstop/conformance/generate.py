@@ -2,11 +2,13 @@
 
 ``python -m cantstop.conformance.generate`` (or ``cantstop conform --regenerate``)
 rewrites every file of the newest version, :data:`SUITE_VERSION`; a released
-version is frozen, and a change to any expected answer is a new version
-(``spec/CHANGES.md``).  The generator the output depends only on this package, the spec and
-the engine, never on the clock or on hash seeds, so a second run gives the
-same bytes.  The case kinds and their fields are described in
-``spec/protocol.md`` and in ``schema.json``.  The cases of each file are drawn
+version is frozen (its files are held to the hashes of
+``spec/conformance/frozen.json``, :mod:`dicekit.conformance.frozen`), and a
+change to any expected answer is a new version (``spec/CHANGES.md``).  The
+output depends only on this package, the spec and the engine, never on the
+clock or on hash seeds, so a second run gives the same bytes.  The case
+kinds and their fields are described in ``spec/protocol.md`` and in
+``schema.json``.  The cases of each file are drawn
 by :mod:`~cantstop.conformance.playcases`,
 :mod:`~cantstop.conformance.textcases` and
 :mod:`~cantstop.conformance.explaincases` from the state pool of
@@ -40,6 +42,7 @@ from cantstop.conformance.textcases import invalid_cases, notation_cases
 from cantstop.game import State
 from cantstop.spec import spec_dir
 from dicekit.conformance.cases import suite_versions
+from dicekit.conformance.frozen import refuse_frozen
 from dicekit.conformance.suite import Case
 from dicekit.conformance.vectorfiles import render as _render
 from dicekit.conformance.vectorfiles import write_files
@@ -147,9 +150,13 @@ def generate() -> dict[str, str]:
 def write(directory: Path | None = None) -> dict[str, int]:
     """Write every vector file to ``directory`` (default: :func:`vectors_dir`).
 
-    Return the number of cases in each file.
+    Return the number of cases in each file.  A released version is frozen
+    (``spec/conformance/frozen.json``): writing into it raises
+    :class:`~dicekit.conformance.frozen.FrozenError` before any file is touched.
     """
-    return write_files(vectors_dir() if directory is None else directory, generate())
+    target = vectors_dir() if directory is None else directory
+    refuse_frozen(target)
+    return write_files(target, generate())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -65,7 +65,7 @@ class GameSuite(Protocol):
 
     @property
     def game(self) -> str:
-        """The name of the game (``"cantstop"``): the harness's ``hello`` sends it, a port names it."""
+        """The game's name (``"cantstop"``), which the harness's ``hello`` and a port name."""
         ...
 
     @property

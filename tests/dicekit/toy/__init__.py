@@ -172,7 +172,8 @@ class Toy:
             if action.die == 1:
                 return Step(ToyState(state.config, state.scores, 0, following, "roll"), "busted")
             total = state.total + action.die
-            return Step(ToyState(state.config, state.scores, total, state.player, "decide"), "rolled")
+            after = ToyState(state.config, state.scores, total, state.player, "decide")
+            return Step(after, "rolled")
         if "R2.5" in rules:
             raise _refuse(state, action, "there are no points to hold", "R2.5")
         scores = list(state.scores)
