@@ -35,6 +35,7 @@ from cantstop.jsonform import action_from_json, action_to_json, rules_from_json,
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.rules import Rules
 from dicekit import record as layer
+from dicekit.errors import GameError
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -89,7 +90,7 @@ class RecordError(CantStopError, layer.RecordError):
             text += f" (rule {rule})"
         if state is not None:
             text += f" in state {format_state(state)!r}"
-        layer.GameError.__init__(self, text)
+        GameError.__init__(self, text)
         self.line = line
         self.reason = reason
         self.rule = rule

@@ -51,6 +51,7 @@ __all__ = [
     "read_record",
     "replay",
     "report",
+    "report_error",
     "verify_record",
     "write_record",
 ]
@@ -528,24 +529,44 @@ def report(
         with path.open("rb") as file:
             final, actions = replay_file(file)
     except RecordError as exc:
-        # The legal alternatives get a line of their own; the engine's reason may list them too.
-        listed = "; legal moves: " + ", ".join(exc.alternatives)
-        reason = exc.reason.removesuffix(listed) if exc.alternatives else exc.reason
-        text = f"{name}:{exc.line}: {reason}"
-        if len(exc.rules) == 1:
-            text += f" (rule {exc.rules[0]})"
-        elif exc.rules:
-            text += f" (rules {', '.join(exc.rules)})"
-        print(text, file=out)
-        if err is not None:
-            print(f"{program}: error: {text}", file=err)
-        if exc.state_text is not None:
-            print(f"  state: {exc.state_text}", file=out)
-            print(f"  legal: {' '.join(exc.alternatives) or 'none'}", file=out)
-        return 1
+        return report_error(name, exc, out, err, program)
     count = "1 action" if actions == 1 else f"{actions} actions"
     print(f"{name}: valid: {count}; final state {final!r}", file=out)
     return 0
+
+
+def report_error(
+    name: str, exc: RecordError, out: TextIO, err: TextIO | None = None, program: str = "verify"
+) -> int:
+    """Print the verdict on a bad record called ``name``: its line, rule, state; return 1.
+
+    The line goes to ``out``, and to ``err`` as ``PROGRAM: error: ...``; the state
+    before the line and what was legal there follow on ``out``.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> report_error("game.jsonl", RecordError(3, "hold is not legal", ("R2.5",), "0,0/0/0r"), out)
+    1
+    >>> print(out.getvalue(), end="")
+    game.jsonl:3: hold is not legal (rule R2.5)
+      state: 0,0/0/0r
+      legal: none
+    """
+    # The legal alternatives get a line of their own; the engine's reason may list them too.
+    listed = "; legal moves: " + ", ".join(exc.alternatives)
+    reason = exc.reason.removesuffix(listed) if exc.alternatives else exc.reason
+    text = f"{name}:{exc.line}: {reason}"
+    if len(exc.rules) == 1:
+        text += f" (rule {exc.rules[0]})"
+    elif exc.rules:
+        text += f" (rules {', '.join(exc.rules)})"
+    print(text, file=out)
+    if err is not None:
+        print(f"{program}: error: {text}", file=err)
+    if exc.state_text is not None:
+        print(f"  state: {exc.state_text}", file=out)
+        print(f"  legal: {' '.join(exc.alternatives) or 'none'}", file=out)
+    return 1
 
 
 def verify_record(

@@ -66,6 +66,11 @@ class GameVectorsSuite:
         return name
 
     @property
+    def title(self) -> str:
+        """The game's name, which a summary puts before ``suite vN``."""
+        return self.game
+
+    @property
     def checks(self) -> Mapping[str, Check]:
         """The check of each generic kind of case."""
         return GENERIC_CHECKS

@@ -245,7 +245,9 @@ class Run:
             yield f"{_plural(known, 'known failure')} still {'fails' if known == 1 else 'fail'}"
         if self.stopped is not None:
             yield f"The run stopped after {len(self.results)} of {_plural(self.selected, 'case')}."
-        ran = f" (suite v{self.version})" if self.version is not None else ""
+        title = self.suite.title if self.suite is not None else ""
+        words = f"suite v{self.version}" if self.version is not None else "suite"
+        ran = f" ({title} {words})" if title else f" ({words})" if self.version is not None else ""
         yield f"{self.count('passed')} passed, {self.count('failed')} failed{ran}"
 
 

@@ -69,6 +69,11 @@ class GameSuite(Protocol):
         ...
 
     @property
+    def title(self) -> str:
+        """The words a summary puts before ``suite vN`` (``"tower"``), or ``""`` for none."""
+        ...
+
+    @property
     def accepts_unnamed(self) -> bool:
         """Whether a port whose ``hello`` names no game is taken for this game (older ports)."""
         ...

@@ -13,7 +13,7 @@ or on hash seeds, so a second run writes the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from dicekit.conformance.cases import suite_versions
 from dicekit.conformance.frozen import refuse_frozen
 from dicekit.conformance.pool import Setup, default_setups, state_pool
 from dicekit.conformance.schema import schema_text
+from dicekit.conformance.suite import Case
 from dicekit.conformance.vectorfiles import render, write_files
 from dicekit.protocol import Game
 
@@ -107,7 +108,7 @@ def generate_vectors(
     setups = list(plan.setups) if plan.setups is not None else default_setups(game)
     pool = state_pool(game, setups, plan.pool_games, plan.max_actions)
     invalid = textfamilies.invalid_cases(game, pool, setups, plan.invalid)
-    built = {
+    built: dict[str, Callable[[], list[Case]]] = {
         "spec-examples": lambda: families.example_cases(game),
         "moves": lambda: families.moves_cases(game, pool, plan.moves),
         "apply": lambda: families.apply_cases(game, pool, plan.apply),
