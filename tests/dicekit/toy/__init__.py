@@ -192,14 +192,18 @@ class Toy:
 
     # -- tags ----------------------------------------------------------------------------
     def action_rules(self, state: ToyState, action: Action) -> tuple[str, ...]:
-        """Return the rules that decide what ``action`` does; a refusal's rule first."""
+        """Return the rules that decide what ``action`` does; a refusal's rule first.
+
+        R3.1 is named where a hold reaches the target: where winning is decided.
+        """
         if state.phase == "over":
             return ("R3.2",)
         if isinstance(action, Roll):
             return ("R2.1", "R2.2") if action.die == 1 else ("R2.1", "R2.3")
         if state.phase != "decide":
             return ("R2.5",)
-        return ("R2.4", "R3.1")
+        wins = state.scores[state.player] + state.total >= state.config.target
+        return ("R2.4", "R3.1") if wins else ("R2.4",)
 
     def choice_rules(self, state: ToyState) -> tuple[str, ...]:
         """Return the rules that decide what may be done in ``state``."""
