@@ -10,6 +10,7 @@ suite of another before any case runs.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -181,3 +182,18 @@ def test_regenerating_a_released_version_is_a_usage_error(
     v1 = ROOT / "spec" / "conformance" / "v1"
     assert main(["conform", "--regenerate", "--vectors", str(v1)]) == 2
     assert "is a released version of the suite, which is frozen" in capsys.readouterr().err
+
+
+def test_the_reference_ports_own_exchanges_are_what_it_answers() -> None:
+    """The exchanges of spec/protocol.md only the reference port speaks (``text`` blocks)."""
+    text = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```text\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+    lines = [line for block in blocks for line in block.strip().splitlines()]
+    assert lines
+    assert len(lines) % 2 == 0
+    pairs = list(zip(lines[::2], lines[1::2], strict=True))
+    requests = [json.loads(request) for request, _ in pairs]
+    answers = _exchange(SERVE, *({k: v for k, v in r.items() if k != "seq"} for r in requests))
+    for (request, shown), answer in zip(pairs, answers, strict=True):
+        answer["seq"] = json.loads(request)["seq"]
+        assert json.dumps(answer).startswith(shown.split("...")[0].rstrip(", ")), request
