@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from dicekit.conformance.checks import GENERIC_CHECKS
 from dicekit.conformance.compare import Mismatch
 from dicekit.conformance.gamesuite import GameVectorsSuite
 from dicekit.conformance.pool import VectorError
-from dicekit.conformance.serve import Server
+from dicekit.conformance.serve import Server, ServesOps, field
 from dicekit.conformance.suite import Case, Message
 from dicekit.conformance.vectors import Plan, generate_vectors, write_vectors
 from dicekit.errors import NotationError
@@ -292,6 +293,36 @@ def test_the_plan_sets_the_counts_and_may_leave_files_out() -> None:
     files = generate_vectors(TOY, 1, Plan(moves=5, skip=frozenset({"chance"})))
     assert "chance.json" not in files
     assert json.loads(files["moves.json"])["count"] == 5
+
+
+class _WithOps(Toy):
+    """The toy game with an op of its own for its port: the total a roll would make."""
+
+    def port_ops(self) -> dict[str, Callable[[Message], Message]]:
+        def total(request: Message) -> Message:
+            state = self.parse_state(field(request, "state", str))
+            return {"totals": [state.total + face for face in range(2, 7)]}
+
+        return {"totals": total}
+
+    def port_supports(self) -> dict[str, Any]:
+        return {"players": [2], "target": False}
+
+
+def test_a_game_plugs_its_own_ops_into_the_server() -> None:
+    """A game that provides ServesOps gets its ops and supports; the generic ops stay."""
+    game = _WithOps()
+    assert isinstance(game, ServesOps)
+    port = _InProcess(Server(game))
+    hello = port.request({"op": "hello", "protocol": 1, "game": "toy"})
+    assert (hello["game"], hello["supports"]) == ("toy", {"players": [2], "target": False})
+    assert port.request({"op": "totals", "state": "0,0/4/1d"})["totals"] == [6, 7, 8, 9, 10]
+    assert port.request({"op": "moves", "state": "0,0/4/1d"})["moves"] == ["hold"]
+    refused = port.request({"op": "totals"})
+    assert refused["error"] == {"rule": None, "message": "op 'totals' needs 'state' (str)"}
+    assert Server(TOY).handle({"seq": 1, "op": "totals"})["error"]["message"] == (
+        'unknown op "totals"'
+    )
 
 
 # -- the harness against a port process --------------------------------------------------
