@@ -46,7 +46,7 @@ def check_same(what: str, got: object, want: object) -> None:
     >>> check_same("event", "rolled", "moved")
     Traceback (most recent call last):
     ...
-    cantstop.conformance.base.compare.Mismatch: event: got "rolled", expected "moved"
+    dicekit.conformance.compare.Mismatch: event: got "rolled", expected "moved"
     """
     if not same_json(got, want):
         raise Mismatch(

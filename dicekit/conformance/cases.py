@@ -12,7 +12,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
-from cantstop.conformance.base.suite import Case
+from dicekit.conformance.suite import Case
 
 __all__ = [
     "HarnessError",

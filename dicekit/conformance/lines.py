@@ -21,7 +21,7 @@ which, and never another exception.
 >>> decode(b'{"seq": 1e999}')
 Traceback (most recent call last):
 ...
-cantstop.conformance.base.lines.LineError: a number out of range: 1e999 ...
+dicekit.conformance.lines.LineError: a number out of range: 1e999 ...
 """
 
 from __future__ import annotations
@@ -147,11 +147,11 @@ def decode(line: bytes | str) -> object:
     >>> decode(b'  ')
     Traceback (most recent call last):
     ...
-    cantstop.conformance.base.lines.LineError: an empty line
+    dicekit.conformance.lines.LineError: an empty line
     >>> decode(b'{"seq": 2, "op": "\xff"}')
     Traceback (most recent call last):
     ...
-    cantstop.conformance.base.lines.LineError: a line that is not UTF-8: byte 0xff at position 18
+    dicekit.conformance.lines.LineError: a line that is not UTF-8: byte 0xff at position 18
     """
     if isinstance(line, bytes):
         if len(line) > MAX_LINE_BYTES:

@@ -4,7 +4,7 @@ Every case names the rules that decide its answer.  A failing case blames
 those rules, and the ranking weighs the blame by the evidence:
 
 - **What differs.**  After a run, the failing cases are asked again (the game's
-  suite says how, :meth:`~cantstop.conformance.base.suite.GameSuite.evidence`)
+  suite says how, :meth:`~dicekit.conformance.suite.GameSuite.evidence`)
   and the blame goes to the rules of the parts of the answer that differ.
 - **Specific cases weigh more.**  A failing case shares one unit of blame
   among the rules it names, so a case naming one rule gives it all; a kind of
@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from cantstop.conformance.base.suite import Ask, Blame, Case, Evidence, GameSuite, Message
+from dicekit.conformance.suite import Ask, Blame, Case, Evidence, GameSuite, Message
 
 __all__ = [
     "Diagnosis",

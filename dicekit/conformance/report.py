@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cantstop.conformance.base.run import CaseResult, Run
+from dicekit.conformance.run import CaseResult, Run
 
 __all__ = ["junit_xml", "write_text"]
 
@@ -35,7 +35,7 @@ def _text(value: str) -> str:
 def junit_xml(run: Run) -> str:
     """Return the run as a JUnit XML report: one testcase per case, with its outcome.
 
-    >>> from cantstop.conformance.base.run import CaseResult, Run
+    >>> from dicekit.conformance.run import CaseResult, Run
     >>> failed = CaseResult("moves-00001", "failed", ["R6.1"], "legal moves of ...")
     >>> run = Run([CaseResult("spec-E001", "passed", ["R2.1"]), failed], None, ["port"])
     >>> for line in junit_xml(run).splitlines()[9:12]:

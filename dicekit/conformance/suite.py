@@ -2,7 +2,7 @@
 
 The harness runs vector files, talks to a port and ranks suspect rules for
 any game; what it needs to know of the game is one :class:`GameSuite` value:
-the name its vector files carry, the protocol version, a check for each kind
+the name its vector files carry, the game's name, the protocol version, a check for each kind
 of case, what a port may declare in ``hello``, and how the failing cases of a
 kind are asked again for the diagnosis.
 """
@@ -22,7 +22,7 @@ Message = dict[str, Any]
 
 
 class Requester(Protocol):
-    """What a check talks to: a port (:class:`~cantstop.conformance.base.port.Port`)."""
+    """What a check talks to: a port (:class:`~dicekit.conformance.port.Port`)."""
 
     def request(self, message: Message) -> Message:
         """Send one request and return the answer; raise ``PortFailure`` if the port breaks."""
@@ -61,6 +61,21 @@ class GameSuite(Protocol):
     @property
     def name(self) -> str:
         """The name every vector file carries (``"cantstop-conformance"``)."""
+        ...
+
+    @property
+    def game(self) -> str:
+        """The game's name (``"cantstop"``), which the harness's ``hello`` and a port name."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The words a summary puts before ``suite vN`` (``"tower"``), or ``""`` for none."""
+        ...
+
+    @property
+    def accepts_unnamed(self) -> bool:
+        """Whether a port whose ``hello`` names no game is taken for this game (older ports)."""
         ...
 
     @property

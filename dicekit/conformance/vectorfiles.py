@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from cantstop.conformance.base.suite import Case
+from dicekit.conformance.suite import Case
 
 __all__ = ["render", "write_files"]
 

@@ -2,7 +2,7 @@
 
 :class:`Port` starts the program, shakes hands, sends requests and reads the
 answers with a clock per case.  Whatever the port prints is read as a line
-of the protocol (:mod:`~cantstop.conformance.base.lines`); anything that is
+of the protocol (:mod:`~dicekit.conformance.lines`); anything that is
 not the answer asked for raises :class:`PortFailure`, and a line that answers
 an earlier request again, or comes after its answer, is kept as a *stray*
 with the tag of the request it follows, so that the right case is blamed.
@@ -17,7 +17,7 @@ clock and never holds more of what it prints than a few lines:
   the group may hold it open for ever), and never blocks writing a request
   the port does not read;
 - at most :data:`QUEUED_LINES` lines wait to be read, each at most
-  :data:`~cantstop.conformance.base.lines.MAX_LINE_BYTES`; of the stray lines
+  :data:`~dicekit.conformance.lines.MAX_LINE_BYTES`; of the stray lines
   of one case, the first :data:`STRAYS_KEPT` are kept and the rest counted.
 """
 
@@ -36,8 +36,8 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from cantstop.conformance.base.compare import excerpt, printable
-from cantstop.conformance.base.lines import MAX_LINE_BYTES, LineError, decode
+from dicekit.conformance.compare import excerpt, printable
+from dicekit.conformance.lines import MAX_LINE_BYTES, LineError, decode
 
 __all__ = ["QUEUED_LINES", "STRAYS_KEPT", "Port", "PortFailure", "SupportsCheck"]
 
@@ -46,7 +46,7 @@ Message = dict[str, Any]
 SupportsCheck = Callable[[Mapping[str, Any]], str | None]
 
 #: Lines the port printed that may wait to be read: the harness holds at most
-#: this many times :data:`~cantstop.conformance.base.lines.MAX_LINE_BYTES`.
+#: this many times :data:`~dicekit.conformance.lines.MAX_LINE_BYTES`.
 QUEUED_LINES = 16
 #: Stray lines kept for each case; the others are counted.
 STRAYS_KEPT = 3
@@ -148,7 +148,7 @@ class Port:
     index of the case at hand); a line that answers an earlier request again,
     or comes after its answer, is kept in ``strays`` with the tag of the
     request it belongs to, so that the right case is blamed.  Of each tag's
-    strays the first :data:`~cantstop.conformance.base.port.STRAYS_KEPT` are kept;
+    strays the first :data:`~dicekit.conformance.port.STRAYS_KEPT` are kept;
     ``stray_counts`` counts all.
     """
 
@@ -159,11 +159,17 @@ class Port:
         *,
         protocol: int = 1,
         supports: SupportsCheck | None = None,
+        game: str | None = None,
+        unnamed: bool = False,
+        suite_version: int | None = None,
     ) -> None:
         self.command = list(command)
         self.timeout = timeout
         self.protocol = protocol
         self._supports = supports
+        self.game = game
+        self.unnamed = unnamed
+        self.suite_version = suite_version
         self._deadline: float | None = None
         self.hello: Message | None = None
         self._proc: subprocess.Popen[bytes] | None = None
@@ -207,8 +213,8 @@ class Port:
         self._tags = {}
         self._output = _Output(proc.stdout, self._lines)
         self._errors = _Output(proc.stderr, None)
-        answer = self.request({"op": "hello", "protocol": self.protocol})
-        problem = _handshake_problem(answer, self.protocol, self._supports)
+        answer = self.request(self.hello_request())
+        problem = _handshake_problem(answer, self.protocol, self._supports, self.game, self.unnamed)
         if problem is not None:
             raise PortFailure(
                 f"the handshake failed: {problem}; the port answered "
@@ -216,6 +222,19 @@ class Port:
             )
         self.hello = answer
         return answer
+
+    def hello_request(self) -> Message:
+        """Return the ``hello`` request: the protocol, and the game and suite version when known.
+
+        >>> Port(["port"], 1, game="tower", suite_version=1).hello_request()
+        {'op': 'hello', 'protocol': 1, 'game': 'tower', 'suite_version': 1}
+        """
+        request: Message = {"op": "hello", "protocol": self.protocol}
+        if self.game is not None:
+            request["game"] = self.game
+        if self.suite_version is not None:
+            request["suite_version"] = self.suite_version
+        return request
 
     def stop(self, *, kill: bool = False, collect: bool = False) -> None:
         """End the process: ask it to quit, or with ``kill`` kill it at once.
@@ -397,14 +416,36 @@ class Port:
 
 
 def _handshake_problem(
-    answer: Message, protocol: int, supports: SupportsCheck | None
+    answer: Message,
+    protocol: int,
+    supports: SupportsCheck | None,
+    game: str | None = None,
+    unnamed: bool = False,
 ) -> str | None:
-    """Say what is wrong with a ``hello`` answer, or return ``None``."""
+    """Say what is wrong with a ``hello`` answer, or return ``None``.
+
+    With ``game``, the answer must name that game in ``game``; a port that
+    names none is taken for it only when ``unnamed`` allows (ports written
+    before ``hello`` named the game).
+
+    >>> _handshake_problem({"ok": True, "protocol": 1, "game": "tower"}, 1, None, "cantstop")
+    "it implements the game 'tower', not 'cantstop'"
+    >>> _handshake_problem({"ok": True, "protocol": 1}, 1, None, "tower")
+    "it does not name its game in 'game' (this suite is for 'tower')"
+    """
     spoken = answer.get("protocol")
     if answer.get("ok") is not True:
         return "it did not answer ok"
     if type(spoken) is not int or spoken != protocol:
         return f"it does not speak protocol {protocol}"
+    if game is not None:
+        if "game" not in answer:
+            if not unnamed:
+                return f"it does not name its game in 'game' (this suite is for {game!r})"
+        elif answer["game"] != game:
+            shown = answer["game"]
+            named = repr(shown) if isinstance(shown, str) else printable(json.dumps(shown), 60)
+            return f"it implements the game {printable(named, 60)}, not {game!r}"
     declared = answer.get("supports", {})
     if not isinstance(declared, dict):
         return "'supports' is not an object"

@@ -11,7 +11,7 @@ why (``Run.stopped``), and :meth:`Run.exit_status` is 2.  A failure of the
 protocol blames no rule: it fails its case, and the ranking leaves it out.  An answer that
 comes twice is blamed on the request it answers, not on the case that happens
 to read it.  After a run, :meth:`Run.diagnose` asks the failing cases again
-and ranks the rules they point at (:mod:`~cantstop.conformance.base.ranking`).
+and ranks the rules they point at (:mod:`~dicekit.conformance.ranking`).
 """
 
 from __future__ import annotations
@@ -23,13 +23,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cantstop.conformance.base.cases import is_glob
-from cantstop.conformance.base.compare import Mismatch, printable
-from cantstop.conformance.base.port import STRAYS_KEPT, Port, PortFailure
-from cantstop.conformance.base.ranking import Diagnosis, Suspect, diagnose, rank
-from cantstop.conformance.base.suite import Case, GameSuite, Message
+from dicekit.conformance.cases import is_glob
+from dicekit.conformance.compare import Mismatch, printable
+from dicekit.conformance.port import STRAYS_KEPT, Port, PortFailure
+from dicekit.conformance.ranking import Diagnosis, Suspect, diagnose, rank
+from dicekit.conformance.suite import Case, GameSuite, Message
 
-__all__ = ["DIAGNOSIS_PORT_FAILURES", "MAX_PORT_FAILURES", "CaseResult", "Run", "run_suite"]
+__all__ = [
+    "DIAGNOSIS_PORT_FAILURES",
+    "MAX_PORT_FAILURES",
+    "CaseResult",
+    "Run",
+    "handshake",
+    "open_port",
+    "run_suite",
+]
 
 #: How many cases in a row may end in a port failure (each followed by a restart)
 #: before the run stops: five hangs at the default timeout take under a minute.
@@ -131,7 +139,7 @@ class Run:
         """
         suite = self._suite()
         failed = [r for r in self.results if r.status == "failed"]
-        port = Port(self.command, timeout, protocol=suite.protocol, supports=suite.supports_problem)
+        port = open_port(suite, self.command, timeout, self.version)
         broken = 0
 
         def ask(message: Message) -> Message | None:
@@ -237,8 +245,45 @@ class Run:
             yield f"{_plural(known, 'known failure')} still {'fails' if known == 1 else 'fail'}"
         if self.stopped is not None:
             yield f"The run stopped after {len(self.results)} of {_plural(self.selected, 'case')}."
-        ran = f" (suite v{self.version})" if self.version is not None else ""
+        title = self.suite.title if self.suite is not None else ""
+        words = f"suite v{self.version}" if self.version is not None else "suite"
+        ran = f" ({title} {words})" if title else f" ({words})" if self.version is not None else ""
         yield f"{self.count('passed')} passed, {self.count('failed')} failed{ran}"
+
+
+def open_port(
+    suite: GameSuite, command: Sequence[str], timeout: float, version: int | None = None
+) -> Port:
+    """Return the (not yet started) port of ``command`` for ``suite``'s game and ``version``.
+
+    Its ``hello`` names the game and the suite version, and its handshake
+    checks the game the port names and what it declares it supports.
+    """
+    return Port(
+        command,
+        timeout,
+        protocol=suite.protocol,
+        supports=suite.supports_problem,
+        game=suite.game,
+        unnamed=suite.accepts_unnamed,
+        suite_version=version,
+    )
+
+
+def handshake(
+    command: Sequence[str], suite: GameSuite, timeout: float = 10.0, version: int | None = None
+) -> Message:
+    """Start the port, shake hands and stop it; return its ``hello`` answer.
+
+    Raise :class:`~dicekit.conformance.port.PortFailure` when the port cannot
+    start or fails the handshake (it names another game, another protocol).
+    """
+    port = open_port(suite, command, timeout, version)
+    try:
+        port.begin_case()
+        return port.start()
+    finally:
+        port.stop()
 
 
 def _plural(n: int, noun: str) -> str:
@@ -287,9 +332,9 @@ def run_suite(
     The run stops early (``Run.stopped``) when the port cannot start or
     fails the handshake the first time, or when ``max_port_failures`` cases in
     a row end in a port failure.  ``known`` holds known-failures entries
-    (:func:`~cantstop.conformance.base.cases.read_known_failures`).
+    (:func:`~dicekit.conformance.cases.read_known_failures`).
     """
-    port = Port(command, timeout, protocol=suite.protocol, supports=suite.supports_problem)
+    port = open_port(suite, command, timeout, version)
     results: list[CaseResult] = []
     hello: Message | None = None
     stopped: str | None = None
