@@ -5,9 +5,9 @@ drawing or the players; nothing here decides a rule.  The game reports the
 event of each transition (:class:`dicekit.protocol.Stepping`) and adds one
 key to its spec examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
->>> from dicekit.protocol import Game, Stepping
->>> isinstance(GAME, Stepping), GAME.info.name
-(True, 'finishline')
+>>> from dicekit.protocol import Game, Stepping, TextPicture
+>>> isinstance(GAME, Stepping), isinstance(GAME, TextPicture), GAME.info.name
+(True, True, 'finishline')
 >>> state = GAME.apply(GAME.new_game(GAME.config(3)), GAME.parse_action('r34'))
 >>> GAME.format_state(state), len(GAME.legal_actions(state))
 ('..../..../..../..../..../.... 0/0/0 0c34', 16)
@@ -138,6 +138,12 @@ class FinishLine:
     def state_svg(self, state: State) -> str:
         """Return a drawing of ``state`` as a standalone SVG document."""
         return svg.state_svg(state)
+
+    def state_text(self, state: State) -> str:
+        """Return a picture of ``state`` in plain text, for a terminal (:mod:`finishline.text`)."""
+        from finishline.text import state_text
+
+        return state_text(state)
 
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``racer``."""
