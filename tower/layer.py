@@ -129,6 +129,12 @@ class TowerGame:
 
         return state_svg(state)
 
+    def state_text(self, state: State) -> str:
+        """Return a picture of ``state`` in plain text, for a terminal (:mod:`tower.text`)."""
+        from tower.text import state_text
+
+        return state_text(state)
+
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``runner``."""
         from tower.players import PLAYERS
