@@ -13,9 +13,9 @@ particular to Can't Stop:
   since a bust leaves no mark on the board, and the spec's examples carry one
   key of the game's own, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
->>> from dicekit.protocol import Stepping
->>> isinstance(GAME, Stepping), GAME.info.name
-(True, 'cantstop')
+>>> from dicekit.protocol import Stepping, TextPicture
+>>> isinstance(GAME, Stepping), isinstance(GAME, TextPicture), GAME.info.name
+(True, True, 'cantstop')
 >>> state = GAME.apply(GAME.new_game(GAME.config(2)), GAME.parse_action('r3455'))
 >>> [GAME.format_action(a) for a in GAME.legal_actions(state)]
 ['7+10', '8+9']
@@ -190,6 +190,12 @@ class CantStop:
         from cantstop.svg import state_svg
 
         return state_svg(state)
+
+    def state_text(self, state: State) -> str:
+        """Return the board as ``cantstop show`` draws it: the columns, the turn, the legend."""
+        from cantstop.text import legend, render_board
+
+        return f"{render_board(state)}\n{legend(state.rules.players)}"
 
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name, as layer bots."""
