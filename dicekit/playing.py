@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from dicekit.errors import GameError
+from dicekit.errors import GameError, RuleError
 from dicekit.perft import weighted_outcomes
 from dicekit.protocol import CHANCE, Bot, Game
 
-__all__ = ["Acted", "NoAction", "next_action", "pick", "play_out", "throw"]
+__all__ = ["Acted", "NoAction", "next_action", "pick", "play_out", "player_count", "throw"]
 
 
 class NoAction(GameError, RuntimeError):
@@ -50,6 +50,27 @@ def pick(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
     weighted = weighted_outcomes(outcomes)
     bounds = list(itertools.accumulate(weight for _, weight in weighted))
     return weighted[bisect.bisect_right(bounds, rng.randrange(bounds[-1]))][0]
+
+
+def player_count(game: Game[Any, Any, Any], config: Any) -> int:
+    """Return the number of players of ``config``, as the game's opening tells it.
+
+    The protocol has no field for it, so the count is read from the first
+    players ``new_game`` accepts: every player of the configuration may
+    begin, and no other.
+
+    >>> import finishline
+    >>> player_count(finishline.GAME, finishline.GAME.config(3))
+    3
+    """
+    count = game.info.min_players
+    while count < game.info.max_players:
+        try:
+            game.new_game(config, count)
+        except RuleError:
+            break
+        count += 1
+    return count
 
 
 def throw(game: Game[Any, Any, Any], state: Any, rng: random.Random) -> Any:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
-from dicekit.playing import play_out
+from dicekit.playing import play_out, player_count
 from dicekit.protocol import Game
 
 __all__ = [
@@ -207,10 +207,11 @@ def simulate(
     """Play ``games`` games of ``game`` between the named built-in players; return the results.
 
     ``config`` defaults to the game's standard configuration for as many
-    players as are named.  An unknown player raises :class:`ValueError`, as
-    does a number of players the game does not allow (the game's own
-    :class:`~dicekit.errors.InvalidConfig`, naming its rule).  ``processes``,
-    ``progress`` and ``start_method`` are :func:`run_chunks`'s.
+    players as are named (a number of players the game does not allow
+    raises the game's own :class:`~dicekit.errors.InvalidConfig`, naming
+    its rule).  An unknown player, or a configuration for another number of
+    players, raises :class:`ValueError`.  ``processes``, ``progress`` and
+    ``start_method`` are :func:`run_chunks`'s.
     """
     names = tuple(players)
     known = game.bots()
@@ -221,8 +222,10 @@ def simulate(
         )
     if config is None:
         config = game.config(len(names))
+    seats = player_count(game, config)
+    if seats != len(names):
+        raise ValueError(f"the configuration is for {seats} players, but {len(names)} were named")
     config_json = json.dumps(game.config_to_json(config))
-    game.new_game(config)  # a configuration the game refuses fails here, naming its rule
     size = max(1, min(100, games // 50 or 1))
     jobs = [(game, names, config_json, seed, start, stop) for start, stop in chunks(games, size)]
     results = run_chunks(_play_chunk, jobs, games, processes, progress, start_method)
