@@ -18,7 +18,8 @@ decides a rule: the legal moves, whether a stop is allowed and every next
 state come from the engine (:meth:`cantstop.State.legal_moves`,
 :meth:`cantstop.State.decisions`, :meth:`cantstop.State.apply`).  What does
 not depend on the game (the rewards of an outcome, the turn limit, shaping)
-is written once for all three adapters, apart from the frameworks' glue.
+is written once, in the layer (:mod:`dicekit.rewards`), apart from the
+frameworks' glue.
 
 Every game the adapters run ends: after :data:`MAX_TURNS` turns (all
 players' turns counted) without a winner, by default, the game is cut short,
