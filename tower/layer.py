@@ -25,7 +25,7 @@ from pathlib import Path
 from dicekit.protocol import JSON, Bot, Game, GameInfo
 from tower import jsonform, notation
 from tower.config import Config, make_config
-from tower.game import Action, Phase, State, Throw, new_game
+from tower.game import Action, Move, Phase, State, Throw, new_game
 from tower.invariants import check_state
 from tower.neutral.dice import sorted_outcomes
 
@@ -134,6 +134,15 @@ class TowerGame:
         from tower.text import state_text
 
         return state_text(state)
+
+    def action_space(self, config: Config) -> Sequence[Action]:
+        """Return every move a player may make under ``config``: each step before the goal, 1 to 6.
+
+        The numbering of the research adapters (:class:`dicekit.protocol.ActionSpace`),
+        by step and then points: ``0+1`` is 0, ``0+6`` is 5, ``1+1`` is 6.
+        """
+        longest = max(config.lengths)
+        return tuple(Move(step, points) for step in range(longest) for points in range(1, 7))
 
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``runner``."""
