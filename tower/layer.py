@@ -34,7 +34,7 @@ from dicekit.spec import Example as SpecExample
 from tower import jsonform, notation
 from tower.board import board_to_json, load_board
 from tower.config import Config, make_config
-from tower.game import Action, Event, Phase, State, Throw, new_game, perft
+from tower.game import Action, Event, Move, Phase, State, Throw, new_game, perft
 from tower.invariants import check_state
 from tower.neutral.boarddata import change
 from tower.neutral.dice import sorted_outcomes
@@ -147,6 +147,21 @@ class TowerGame:
         from tower.svg import state_svg
 
         return state_svg(state)
+
+    def state_text(self, state: State) -> str:
+        """Return a picture of ``state`` in plain text, for a terminal (:mod:`tower.text`)."""
+        from tower.text import state_text
+
+        return state_text(state)
+
+    def action_space(self, config: Config) -> Sequence[Action]:
+        """Return every move a player may make under ``config``: each step before the goal, 1 to 6.
+
+        The numbering of the research adapters (:class:`dicekit.protocol.ActionSpace`),
+        by step and then points: ``0+1`` is 0, ``0+6`` is 5, ``1+1`` is 6.
+        """
+        longest = max(config.lengths)
+        return tuple(Move(step, points) for step in range(longest) for points in range(1, 7))
 
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``runner``."""

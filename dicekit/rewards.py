@@ -1,8 +1,9 @@
-"""The reward conventions all three adapters share: outcome returns, turn limit, shaping.
+"""The reward conventions every research adapter shares: outcome returns, turn limit, shaping.
 
-Nothing here knows the game.  It speaks of players, a winner, turns and a
-potential, so that the OpenSpiel game and both environments pay the same
-rewards from one place, and so that another game can use it as it is.
+Nothing here knows a game.  It speaks of players, a winner, turns and a
+potential, so that the OpenSpiel games (Can't Stop's :mod:`cantstop.openspiel`
+and any game's :mod:`dicekit.openspiel`) and the environments of
+:mod:`cantstop.envs` pay the same rewards from one place.
 
 * **Outcome.**  With 2 or more players the game is zero-sum: the winner gets
   1 and every other player ``-1 / (players - 1)``; a game the turn limit
