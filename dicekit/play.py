@@ -15,18 +15,16 @@ is one more choice, ``throw the dice``.  ``board`` draws the state again,
 ``help`` lists the commands, and ``q`` (or the end of the input) leaves the
 game, which stays in its record.
 
-Every action is written at once to a game record (:class:`RecordWriter`):
-JSON lines, a header naming the game, its configuration, the first player,
-the seats and the seed, then one line per action with the state after it
-(and its event), which a verifier replays through the game protocol.
+Every action is written at once to a game record
+(:class:`dicekit.record.RecordWriter`, the layer's record of any game): a
+header naming the game, its configuration, the first player and, in its
+``play`` field, the seats and the seed, then one line per action with its
+claims, which ``cantstop verify`` replays through the game protocol.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
-import json
-import os
 import random
 import time
 from collections.abc import Sequence
@@ -36,8 +34,9 @@ from typing import Any, TextIO
 from dicekit.demo import picture
 from dicekit.playing import next_action, throw
 from dicekit.protocol import Bot, Game, Stepping
+from dicekit.record import RecordWriter
 
-__all__ = ["HUMAN", "MAX_ANSWER", "Console", "RecordWriter", "choice_keys", "play"]
+__all__ = ["HUMAN", "MAX_ANSWER", "Console", "choice_keys", "play"]
 
 #: The seat name of a person at the keyboard.
 HUMAN = "human"
@@ -95,61 +94,6 @@ class Console:
                 raise Quit
             if answer:
                 return answer
-
-
-class RecordWriter:
-    """Write a game record: the header at once, then one line per action as it is played.
-
-    >>> import io
-    >>> import finishline
-    >>> out, game = io.StringIO(), finishline.GAME
-    >>> writer = RecordWriter(out, game, game.config(2), 0, ("human", "racer"), 7)
-    >>> roll = game.parse_action('r25')
-    >>> writer.append(roll, game.apply(game.new_game(game.config(2)), roll), 'rolled')
-    >>> header, line = [json.loads(text) for text in out.getvalue().splitlines()]
-    >>> header['game'], header['config'], header['first_player'], header['play']['seats']
-    ('finishline', {}, 0, ['human', 'racer'])
-    >>> line['action'], line['state'], line['event']
-    ({'type': 'roll', 'dice': [2, 5]}, '..../..../..../..../..../.... 0/0 0c25', 'rolled')
-    """
-
-    def __init__(
-        self,
-        out: TextIO,
-        game: Game[Any, Any, Any],
-        config: Any,
-        first_player: int,
-        seats: Sequence[str],
-        seed: int,
-    ) -> None:
-        self.out = out
-        self.game = game
-        header = {
-            "record": "cantstop",
-            "version": 1,
-            "game": game.info.name,
-            "config": game.config_to_json(config),
-            "first_player": first_player,
-            "play": {"seats": list(seats), "seed": seed},
-        }
-        self._write(header)
-
-    def _write(self, line: dict[str, Any]) -> None:
-        self.out.write(json.dumps(line, separators=(",", ":")) + "\n")
-        self.out.flush()
-
-    def append(self, action: Any, after: Any, event: str | None = None) -> None:
-        """Write the line of ``action``, with the state after it and, if known, its event."""
-        line: dict[str, Any] = {"action": self.game.action_to_json(action)}
-        line["state"] = self.game.format_state(after)
-        if event is not None:
-            line["event"] = event
-        self._write(line)
-
-    def sync(self) -> None:
-        """Force what is written to the disk (nothing to do for a record in memory)."""
-        with contextlib.suppress(io.UnsupportedOperation, AttributeError, ValueError):
-            os.fsync(self.out.fileno())
 
 
 def choice_keys(count: int) -> list[str]:

@@ -22,11 +22,12 @@ reads them, on the line reader of this module (:func:`numbered_lines`).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -63,7 +64,7 @@ RECORD_VERSION = 1
 #: The longest line a reader takes, in bytes with its line end: a record's lines are far shorter.
 MAX_LINE_BYTES = 1 << 20
 
-_HEADER_KEYS = {"record", "version", "game", "config", "first_player"}
+_HEADER_KEYS = {"record", "version", "game", "config", "first_player", "play"}
 _LINE_KEYS = {"action", "state", "event", "moves"}
 
 
@@ -338,7 +339,9 @@ class RecordWriter:
 
     With ``claims`` (the default) each line also gives the state after the
     action, its event (for a game that reports events) and the legal actions
-    after it.  Each line is flushed as it is written.
+    after it.  ``play`` is the header's optional ``play`` field, written by a
+    program that seats people and bots (``{"seats": [...], "seed": n}``).
+    Each line is flushed as it is written.
     """
 
     def __init__(
@@ -349,20 +352,22 @@ class RecordWriter:
         *,
         first_player: int = 0,
         claims: bool = True,
+        play: Mapping[str, JSON] | None = None,
     ) -> None:
         game.new_game(config, first_player)  # checks the setup
         self._file = file
         self._game = game
         self._claims = claims
-        self._write(
-            {
-                "record": FORMAT,
-                "version": RECORD_VERSION,
-                "game": game.info.name,
-                "config": game.config_to_json(config),
-                "first_player": first_player,
-            }
-        )
+        header: dict[str, JSON] = {
+            "record": FORMAT,
+            "version": RECORD_VERSION,
+            "game": game.info.name,
+            "config": game.config_to_json(config),
+            "first_player": first_player,
+        }
+        if play is not None:
+            header["play"] = dict(play)
+        self._write(header)
 
     def _write(self, obj: dict[str, Any]) -> None:
         self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
@@ -378,6 +383,11 @@ class RecordWriter:
                 obj["event"] = event
             obj["moves"] = [game.format_action(a) for a in game.legal_actions(after)]
         self._write(obj)
+
+    def sync(self) -> None:
+        """Force what is written to the disk (nothing to do for a file that has no descriptor)."""
+        with contextlib.suppress(io.UnsupportedOperation, AttributeError, ValueError):
+            os.fsync(self._file.fileno())
 
 
 def _step(game: Game[Any, Any, Any], state: Any, action: Any) -> tuple[Any, str | None]:

@@ -190,7 +190,7 @@ def test_play_between_bots_records_a_game_that_replays(
     assert (status, err) == (0, "")
     header, *lines = [json.loads(line) for line in record.read_text().splitlines()]
     assert header == {
-        "record": "cantstop",
+        "record": "dicekit",
         "version": 1,
         "game": name,
         "config": {},
@@ -207,6 +207,7 @@ def test_play_between_bots_records_a_game_that_replays(
     assert game.is_over(state)
     assert out.count(" throws ") == throws > 0
     assert f"player {game.winner(state)} (" in out.splitlines()[-2]
+    assert _run(["verify", str(record)], capsys)[0] == 0  # the verifier reads what play writes
 
 
 def test_a_person_chooses_by_letter_and_leaves_with_q(

@@ -45,6 +45,7 @@ from cantstop.record import (
 from cantstop.rules import Rules, Variant
 from cantstop.savedgames import Replay, SavedGame, create_in_folder, create_record, games_folder
 from dicekit import play as layer
+from dicekit import record as layer_record
 from dicekit.errors import GameError
 
 __all__ = ["add_commands"]
@@ -311,7 +312,9 @@ def _play_game(args: argparse.Namespace) -> int:
     bots = [None if name == HUMAN else makers[name]() for name in seats]
     console = layer.Console(sys.stdin, sys.stdout)
     with file:
-        writer = layer.RecordWriter(file, game, config, first, seats, seed)
+        writer = layer_record.RecordWriter(
+            file, game, config, first_player=first, play={"seats": list(seats), "seed": seed}
+        )
         console.say(f"{game.info.title}; game record: {path} (seed {seed})")
         console.say("type help at a prompt for the commands, q to leave")
         try:
