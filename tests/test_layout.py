@@ -10,6 +10,7 @@ one concern would be one module.
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -86,3 +87,23 @@ def test_a_long_module_and_poor_docstrings_are_caught(tmp_path: Path) -> None:
     assert problems(vague) == [
         "the docstring's first line is no sentence saying the concern: 'Helpers'"
     ]
+
+
+def test_the_readme_table_names_what_ls_shows() -> None:
+    """Each path of the README's table of the layer and the games exists (vectors once written)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("| | Package |") : readme.index("A game's vectors are written")]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row.split(" | ")[0] for row in rows[1:]] == [
+        "| the layer",
+        "| *Can't Stop*",
+        "| the finish-line race (source 003)",
+        "| Off to the Tower (source 002)",
+    ]
+    for row in rows[1:]:
+        for cell in row.split(" | ")[1:]:
+            for path in re.findall(r"`([\w./]+)`", cell):
+                if "once written" in cell:
+                    assert (ROOT / path.replace("conformance/vN/", "")).is_dir(), path
+                else:
+                    assert (ROOT / path.replace("vN/", "v1/")).exists(), path
