@@ -23,7 +23,7 @@ class ColumnMap(Mapping[int, int]):
     >>> m.set(7, 4)
     ColumnMap({7: 4, 10: 1})
 
-    :meth:`items`, :meth:`keys` and :meth:`values` are read-only views of the
+    ``items()``, ``keys()`` and ``values()`` are read-only views of the
     map's own dict, as fast as a dict's; a map pickles as that dict alone.
 
     >>> import pickle

@@ -26,7 +26,7 @@ from dicekit.conformance.suite import Case
 from dicekit.protocol import Game, Stepping
 
 __all__ = [
-    "Move",
+    "PlayedMove",
     "Pool",
     "Setup",
     "VectorError",
@@ -68,7 +68,7 @@ def default_setups(game: Game[Any, Any, Any]) -> list[Setup]:
 
 
 @dataclass(frozen=True)
-class Move(Generic[T]):
+class PlayedMove(Generic[T]):
     """One step of a random game: the state before, the action, the state after and its event."""
 
     before: Any
@@ -106,7 +106,7 @@ def random_action(game: Game[Any, Any, Any], state: Any, rng: random.Random, sha
 
 def play_game(
     game: Game[Any, Any, Any], setup: Setup, rng: random.Random, max_actions: int
-) -> Iterator[Move[Any]]:
+) -> Iterator[PlayedMove[Any]]:
     """Yield the steps of one random game of ``setup`` drawn from ``rng``, up to ``max_actions``."""
     state = game.new_game(setup.config, rng.randrange(setup.players))
     share = rng.choice((0.5, 0.7, 0.85))  # how often chance acts where the player may hold
@@ -117,10 +117,10 @@ def play_game(
         action = random_action(game, state, rng, share)
         if stepper is not None:
             after, event = stepper.step(state, action)
-            yield Move(state, action, after, event)
+            yield PlayedMove(state, action, after, event)
         else:
             after = game.apply(state, action)
-            yield Move(state, action, after, None)
+            yield PlayedMove(state, action, after, None)
         state = after
 
 
