@@ -244,8 +244,8 @@ def perft(state: State) -> Perft:
     if state.phase is not Phase.THROW:
         raise _illegal(state, "whole-throw counts need a state about to throw", "R3.4", None)
     choices = forfeits = 0
-    for dice in ORDERED_THROWS:
-        thrown = throw_outcome(state.config, state.player, state.stones, state.tower, dice)
+    for a, b in ORDERED_THROWS:
+        thrown = throw_outcome(state.config, state.player, state.stones, state.tower, (a, b))
         choices += len(thrown.moves)
         forfeits += not thrown.moves
     return Perft(choices, forfeits)
