@@ -1,8 +1,10 @@
 """Off to the Tower as the layer runs it: :data:`GAME`, a :class:`dicekit.protocol.Game`.
 
 Every method hands over to the engine (:mod:`tower.game`), the notation
-(:mod:`tower.notation`) and the JSON forms (:mod:`tower.jsonform`); nothing
-is decided here.
+(:mod:`tower.notation`), the JSON forms (:mod:`tower.jsonform`), the rule
+tags (:mod:`tower.tags`) and the text picture (:mod:`tower.text`); nothing
+is decided here.  Besides the game protocol, :data:`GAME` is a
+:class:`~dicekit.protocol.Tagging` and a :class:`~dicekit.protocol.TextPicture`.
 
 >>> from fractions import Fraction
 >>> state = GAME.new_game(GAME.config(2))
@@ -23,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from dicekit.protocol import JSON, Bot, Game, GameInfo
-from tower import jsonform, notation
+from tower import jsonform, notation, tags, text
 from tower.config import Config, make_config
 from tower.game import Action, Phase, State, Throw, new_game
 from tower.invariants import check_state
@@ -134,6 +136,19 @@ class TowerGame:
         from tower.players import PLAYERS
 
         return PLAYERS
+
+    # -- rule tags and the terminal picture (Tagging, TextPicture) ------------------
+    def action_rules(self, state: State, action: Action) -> tuple[str, ...]:
+        """Return the rules that decide what ``action`` does; for an illegal one, its rule first."""
+        return tags.action_rules(state, action)
+
+    def choice_rules(self, state: State) -> tuple[str, ...]:
+        """Return the rules that decide which actions are legal in ``state``."""
+        return tags.choice_rules(state)
+
+    def state_text(self, state: State) -> str:
+        """Return a picture of ``state`` in plain text for a terminal (:mod:`tower.text`)."""
+        return text.state_text(state)
 
 
 #: The game object of Off to the Tower.
