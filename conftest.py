@@ -15,7 +15,6 @@ import os
 _ADAPTERS = {
     "cantstop/openspiel.py": "pyspiel",
     "cantstop/envs/__init__.py": "numpy",
-    "cantstop/envs/_rewards.py": "numpy",  # importing it imports cantstop.envs
     "cantstop/envs/_table.py": "numpy",
     "cantstop/envs/gymnasium.py": "gymnasium",
     "cantstop/envs/pettingzoo.py": "pettingzoo",

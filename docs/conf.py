@@ -24,7 +24,13 @@ extensions = [
     "cantstop_spec",
     "cantstop_study",
     "cantstop_tryit",
+    "finishline_spec",
+    "tower_spec",
 ]
+
+# The proofs results of the two other games, shown under their rules and on their proofs pages.
+finishline_proof_results = "../finishline/proofs/results.json"
+tower_proof_results = "../tower/proofs/results.json"
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
@@ -53,11 +59,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(int|str|bool|float|object|dict|tuple|list|type|None|Any)"),
     ("py:class", r"(ValueError|AssertionError|Exception|TypeError)"),
     ("py:class", r"NamedTuple|Enum"),
-    # The game protocol's type variables stand for each game's own types.
-    (
-        "py:(class|obj)",
-        r"(dicekit\.protocol\.)?(StateT|ActionT|ConfigT|_StateIn|_ActionOut|_ActionIn)",
-    ),
+    # The type variables of the game protocol stand for each game's own types.
+    ("py:(class|obj)", r"(dicekit\.protocol\.)?(StateT|ActionT|ConfigT|_\w+)"),
     # The research frameworks' own types (cantstop.openspiel, cantstop.envs) have no pages here.
     ("py:class", r"(numpy|pyspiel|gymnasium|pettingzoo)\..*"),
 ]
