@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonError, isInt, readJson } from './json.js';
-import { RuleError, apply, legalMoves, newGame, perft, registerBoard } from './rules.js';
+import { RuleError, apply, chanceOutcomes, legalMoves, newGame, perft, registerBoard } from './rules.js';
 import * as N from './notation.js';
 
 const PROTOCOL = 1;
@@ -34,7 +34,9 @@ const OPS = {
     supports: { players: [2, 3, 4], boards: true },
   }),
   new: (q) => {
-    const config = N.configFromJson('rules' in q ? q.rules : {});
+    // The configuration is 'config' (spec/protocol.md); 'rules', its older name, is read too.
+    const given = 'config' in q ? q.config : 'rules' in q ? q.rules : {};
+    const config = N.configFromJson(given);
     return { state: N.formatState(newGame(config, 'first_player' in q ? q.first_player : 0)) };
   },
   state: (q) => {
@@ -51,6 +53,9 @@ const OPS = {
     const { state, event } = apply(stateOf(q), N.parseAction(q.action));
     return { state: N.formatState(state), event };
   },
+  chance: (q) => ({
+    outcomes: chanceOutcomes(stateOf(q)).map((o) => ({ action: N.formatAction({ type: 'throw', dice: o.dice }), p: o.p })),
+  }),
   perft: (q) => perft(stateOf(q)),
   quit: () => ({}),
 };

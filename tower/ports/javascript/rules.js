@@ -408,7 +408,18 @@ function perft(state) {
   return { choices, forfeits };
 }
 
+// Chance's outcomes where the dice are to be thrown (R4.1): the 21 sorted throws,
+// a double with chance 1/36 and any other with 2/36 = 1/18; none in another phase.
+function chanceOutcomes(state) {
+  if (state.phase !== 'throw') return [];
+  const found = [];
+  for (let a = 1; a <= 6; a += 1) {
+    for (let b = a; b <= 6; b += 1) found.push({ dice: [a, b], p: a === b ? [1, 36] : [1, 18] });
+  }
+  return found;
+}
+
 export {
   RuleError, readBoard, boardJson, registerBoard, shippedBoard, shippedName, makeConfig, newGame,
-  legalMoves, violation, apply, perft, fieldOf, quote, isObject,
+  legalMoves, violation, apply, perft, chanceOutcomes, fieldOf, quote, isObject,
 };
