@@ -87,6 +87,26 @@ class Config:
             for route in self.routes
         )
 
+    @functools.cached_property
+    def first_pass_steps(self) -> tuple[int | None, ...]:
+        """Each player's step on the crossing's first track position; ``None`` if off the route.
+
+        The crossing is one field at two track positions (R2.2); the first is the
+        one a stone reaches first along the track (R9.2).
+
+        >>> config = make_config('ours')       # field 10 is steps 10 and 24 of both routes
+        >>> config.first_pass_steps, config.crossing_steps
+        ((10, 10), ((10, 24), (10, 24)))
+        """
+        board = self.board
+        first = board.track.index(board.crossing) + 1
+        steps: list[int | None] = []
+        for letter in self.colours:
+            colour = board.colour(letter)
+            inside = colour.entry <= first <= colour.gate
+            steps.append(len(colour.way_in) + first - colour.entry + 1 if inside else None)
+        return tuple(steps)
+
 
 def make_config(
     board: str | Board = DEFAULT_BOARD, players: int = 2, colours: tuple[str, ...] | None = None

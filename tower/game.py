@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tower.config import Config
+from tower.decide import judge, natural, prioritised, settle, throw_outcome, view
 from tower.errors import IllegalAction, InvalidActionValue, InvalidConfig, shown
-from tower.neutral.dice import FACES, ORDERED_THROWS, usable_points
-from tower.neutral.store import Store
+from tower.neutral.dice import FACES, ORDERED_THROWS
 from tower.neutral.turns import next_player
 
 __all__ = [
@@ -244,56 +244,29 @@ def perft(state: State) -> Perft:
     if state.phase is not Phase.THROW:
         raise _illegal(state, "whole-throw counts need a state about to throw", "R3.4", None)
     choices = forfeits = 0
-    for dice in ORDERED_THROWS:
-        ordered = (min(dice), max(dice))
-        stones, _ = _freed(state, ordered)
-        moves = candidates(state.config, state.player, stones, ordered)
-        choices += len(moves)
-        forfeits += not moves
+    for a, b in ORDERED_THROWS:
+        thrown = throw_outcome(state.config, state.player, state.stones, state.tower, (a, b))
+        choices += len(thrown.moves)
+        forfeits += not thrown.moves
     return Perft(choices, forfeits)
 
 
 # -- legal moves (R5.5) -------------------------------------------------------------
 
 
-def _occupants(config: Config, stones: tuple[tuple[int, ...], ...]) -> dict[int, int]:
-    """Return field to the player whose stone stands on it, for every stone on a field."""
-    found: dict[int, int] = {}
-    for p, places in enumerate(stones):
-        route, length = config.routes[p], config.lengths[p]
-        for place in places:
-            if 0 < place < length:
-                found[route[place]] = p
-    return found
-
-
 def candidates(
     config: Config, me: int, stones: tuple[tuple[int, ...], ...], dice: tuple[int, int]
 ) -> tuple[Move, ...]:
-    """Return player ``me``'s legal moves for ``dice`` with these stones (R5.5), in order."""
-    route, length = config.routes[me], config.lengths[me]
-    occupied = _occupants(config, stones)
-    crossing = config.board.crossing
-    holder = occupied.get(crossing)
-    blocked = holder is not None and holder != me  # R9.1
-    crossing_steps = config.crossing_steps[me]
-    own = {route[p] for p in stones[me] if 0 < p < length}
-    movable = sorted({p for p in stones[me] if p < length})  # R5.2
-    moves = []
-    for place in movable:
-        others = own - {route[place]} if place else own  # the stone leaves its own field
-        for points in usable_points(dice):  # R4.2, R4.5
-            target = place + points
-            if target > length:  # R10.2
-                continue
-            if target < length and route[target] in others:  # R5.4
-                continue
-            if blocked and any(place < k < target for k in crossing_steps):  # R9.1
-                continue
-            moves.append(Move(place, points))
-    if moves and moves[0].step == 0:  # R5.3: a move from the start comes first in the order
-        moves = [m for m in moves if m.step == 0]
-    return tuple(moves)
+    """Return player ``me``'s legal moves for ``dice`` with these stones (R5.5), in order.
+
+    Each stone that may move is judged with the points of each die by the
+    tests of R5.5 (:func:`tower.decide.judge`); of those that pass, stones at
+    the start go first (R5.3).
+    """
+    v = view(config, me, stones, None)
+    return tuple(
+        Move(j.step, j.points) for j in prioritised(j for j in natural(v, dice) if j.passes)
+    )
 
 
 def _legal_moves(state: State) -> tuple[Move, ...]:
@@ -333,21 +306,6 @@ def _make(
     return new
 
 
-def _freed(state: State, dice: tuple[int, int]) -> tuple[tuple[tuple[int, ...], ...], int | None]:
-    """Return the stones and the tower once a six frees the player's stone (R8.3)."""
-    me = state.player
-    if state.tower != me or FACES not in dice:
-        return state.stones, state.tower
-    left = Store(1, (me,)).take(me).pieces  # the owner's stone leaves the tower for the start
-    return _with(state.stones, me, (0, *state.stones[me])), left[0] if left else None
-
-
-def _with(
-    stones: tuple[tuple[int, ...], ...], player: int, places: tuple[int, ...]
-) -> tuple[tuple[int, ...], ...]:
-    return (*stones[:player], tuple(sorted(places)), *stones[player + 1 :])
-
-
 def _throw(state: State, action: Throw) -> Step:
     if state.phase is Phase.CHOOSE:
         raise _illegal(
@@ -355,16 +313,15 @@ def _throw(state: State, action: Throw) -> Step:
         )
     if state.phase is Phase.OVER:
         raise _illegal(state, "the game is over", "R11.2", action)
-    dice = action.dice
-    ordered = (dice[0], dice[1]) if dice[0] <= dice[1] else (dice[1], dice[0])
-    stones, tower = _freed(state, ordered)
-    moves = candidates(state.config, state.player, stones, ordered)
-    if not moves:  # R4.4
+    thrown = throw_outcome(state.config, state.player, state.stones, state.tower, action.dice)
+    if not thrown.moves:  # R4.4
         player = next_player(state.player, state.config.players, again=False)
-        return Step(_make(state, player, Phase.THROW, None, stones, tower), Event.FORFEITED)
-    new = _make(state, state.player, Phase.CHOOSE, None, stones, tower)
-    object.__setattr__(new, "dice", ordered)
-    object.__setattr__(new, "_moves", moves)
+        return Step(
+            _make(state, player, Phase.THROW, None, thrown.stones, thrown.tower), Event.FORFEITED
+        )
+    new = _make(state, state.player, Phase.CHOOSE, None, thrown.stones, thrown.tower)
+    object.__setattr__(new, "dice", thrown.dice)
+    object.__setattr__(new, "_moves", tuple(Move(j.step, j.points) for j in thrown.moves))
     return Step(new, Event.THROWN)
 
 
@@ -372,44 +329,19 @@ def _move(state: State, move: Move) -> Step:
     if move not in state._moves:
         rule, reason = _why_illegal(state, move)
         raise _illegal(state, reason, rule, move)
-    config = state.config
     me = state.player
-    length = config.lengths[me]
-    target = move.step + move.points
-    mine = list(state.stones[me])
-    mine.remove(move.step)
-    mine.append(target)
-    stones = _with(state.stones, me, tuple(mine))
-    tower = state.tower
-    if target == length:  # R10.2: the goal
-        if all(place == length for place in stones[me]) and tower != me:  # R11.1
-            return Step(_make(state, me, Phase.OVER, None, stones, tower), Event.WON)
-    else:
-        spot = config.routes[me][target]
-        for q, places in enumerate(stones):
-            if q == me:
-                continue
-            route_q, length_q = config.routes[q], config.lengths[q]
-            hit = next((p for p in places if 0 < p < length_q and route_q[p] == spot), None)
-            if hit is not None:  # R7.1: captured into the tower
-                theirs = list(places)
-                theirs.remove(hit)
-                stones = _with(stones, q, tuple(theirs))
-                store, freed = Store(1, () if tower is None else (tower,)).put(q)
-                if freed is not None:  # R8.2: the stone in the tower goes back to its start
-                    stones = _with(stones, freed, (0, *stones[freed]))
-                tower = store.pieces[0]
-                break
-    again = target in config.again_steps[me]  # R6.1, R6.2, R6.5, R6.6
-    player = next_player(me, config.players, again=again)
+    done = settle(state.config, me, state.stones, state.tower, move.step, move.points)
+    if done.won:  # R11.1
+        return Step(_make(state, me, Phase.OVER, None, done.stones, done.tower), Event.WON)
+    player = next_player(me, state.config.players, again=done.again)  # R3.3, R6
     return Step(
-        _make(state, player, Phase.THROW, None, stones, tower),
-        Event.AGAIN if again else Event.MOVED,
+        _make(state, player, Phase.THROW, None, done.stones, done.tower),
+        Event.AGAIN if done.again else Event.MOVED,
     )
 
 
 def _why_illegal(state: State, move: Move) -> tuple[str, str]:
-    """Return the rule and reason that refuse ``move``, in the order of R5.5."""
+    """Return the rule and reason that refuse ``move``: the first test of R5.5 it fails, or R5.3."""
     from tower.notation import format_action
 
     text = format_action(move)
@@ -422,30 +354,25 @@ def _why_illegal(state: State, move: Move) -> tuple[str, str]:
     me = state.player
     length = config.lengths[me]
     legal = ", ".join(format_action(m) for m in state._moves)
-    places = [p for p in state.stones[me] if p < length]
-    if move.step not in places:
+    judged = judge(view(config, me, state.stones, state.tower), state.dice, move.step, move.points)
+    rule = judged.reasons[0].rule if judged.reasons else "R5.3"
+    if rule == "R5.2":
         where = "at the start" if move.step == 0 else f"on step {move.step}"
-        return "R5.2", f"{text}: the player has no stone {where} that can move; legal: {legal}"
-    if move.points not in state.dice:
+        return rule, f"{text}: the player has no stone {where} that can move; legal: {legal}"
+    if rule == "R4.2":
         dice = "-".join(map(str, state.dice))
+        return rule, f"{text}: the dice show {dice}, and one die's points are used; legal: {legal}"
+    if rule == "R10.2":
         return (
-            "R4.2",
-            f"{text}: the dice show {dice}, and one die's points are used; legal: {legal}",
-        )
-    target = move.step + move.points
-    if target > length:
-        return (
-            "R10.2",
+            rule,
             f"{text} would pass the goal: it needs exactly {length - move.step}; legal: {legal}",
         )
-    route = config.routes[me]
-    if target < length and any(route[p] == route[target] for p in places if p and p != move.step):
-        return "R5.4", f"{text} would land on the player's own stone; legal: {legal}"
-    holder = _occupants(config, state.stones).get(config.board.crossing, me)
-    if holder != me and any(move.step < k < target for k in config.crossing_steps[me]):
+    if rule == "R5.4":
+        return rule, f"{text} would land on the player's own stone; legal: {legal}"
+    if rule == "R9.1":
         return (
-            "R9.1",
+            rule,
             f"{text} would pass another player's stone on the crossing, "
             f"field {config.board.crossing}; legal: {legal}",
         )
-    return "R5.3", f"{text}: a stone at the start must move first; legal: {legal}"
+    return rule, f"{text}: a stone at the start must move first; legal: {legal}"

@@ -6,7 +6,10 @@ is decided here.  The game reports the event of each transition
 (:class:`dicekit.protocol.Stepping`), its spec examples list legal moves in
 the order of R5.5 (:class:`dicekit.spec.OrdersMoves`), and it adds three keys
 to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and ``board`` with
-``board-change``, which state a board to be refused without a state.
+``board-change``, which state a board to be refused without a state.  It is
+also a :class:`~dicekit.protocol.Tagging`, whose rule tags :mod:`tower.tags`
+reads from the engine's decision records, and a
+:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`).
 
 >>> from fractions import Fraction
 >>> state = GAME.new_game(GAME.config(2))
@@ -31,7 +34,7 @@ from dicekit.errors import RuleError
 from dicekit.protocol import JSON, Bot, Game, GameInfo, Step
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
-from tower import jsonform, notation
+from tower import jsonform, notation, tags
 from tower.board import board_to_json, load_board
 from tower.config import Config, make_config
 from tower.game import Action, Event, Move, Phase, State, Throw, new_game, perft
@@ -153,6 +156,14 @@ class TowerGame:
         from tower.text import state_text
 
         return state_text(state)
+
+    def action_rules(self, state: State, action: Action) -> tuple[str, ...]:
+        """Return the rules that decide what ``action`` does; for an illegal one, its rule first."""
+        return tags.action_rules(state, action)
+
+    def choice_rules(self, state: State) -> tuple[str, ...]:
+        """Return the rules that decide which actions are legal in ``state``."""
+        return tags.choice_rules(state)
 
     def action_space(self, config: Config) -> Sequence[Action]:
         """Return every move a player may make under ``config``: each step before the goal, 1 to 6.

@@ -1,54 +1,93 @@
-"""A picture of a state in plain text, for a terminal: each player's stones, the tower, the turn.
+"""A picture of a state in plain text, for a terminal: each player's route, the tower and the turn.
 
-The board is data and has no one shape to draw in text, so each stone is
-named by its place on its owner's route: at the start, on a step (with the
-field it stands on), or home in the goal; stones in one place are counted.
+Each player has one line: the colour, the stones at the start, a strip of
+the route's fields from step 1 to the last before the goal, and the stones
+in the goal.  A cell of the strip shows the capital letter of a stone
+standing on that field, whoever's it is, or else what the field is: its
+colour in lower case, ``+`` for the crossing, ``*`` for another star, ``.``
+for a plain field.  Routes may differ, so each strip is read along its own
+player's route: a move ``12+3`` of that player goes from cell 12 to cell 15.
+A ruler above the strips gives the step numbers.
 
 >>> from tower import parse_state
 >>> print(state_text(parse_state('R0,12/B5 B 1c35 @ours')))
-board ours: routes of 33 steps to the goal
-R (player 0): at the start; step 12, field 12
-B (player 1): step 5, field 5; one stone in the tower
-player 1 (B) to move with the dice 3 5
->>> print(state_text(parse_state('R0,0/B0,0 - 0t @ours')).splitlines()[1])
-R (player 0): 2 at the start
+Off to the Tower on ours: the crossing is field 10
+                   1        10        20        30
+red   R  start 1   rbgyB*rbg+yR.bgy*rbgy.r+bgyr.ygb   goal 0
+blue  B  start 0   rbgyB*rbg+yR.bgy*rbgy.r+bgyr.ygb   goal 0   tower 1
+blue (player 1) to move with 3 and 5: 5+3 5+5
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
 from tower.game import Phase, State
+from tower.notation import format_action
 
 __all__ = ["state_text"]
 
 
-def _place(state: State, player: int, step: int) -> str:
-    config = state.config
-    if step == 0:
-        return "at the start"
-    if step == config.lengths[player]:
-        return "in the goal"
-    return f"step {step}, field {config.routes[player][step]}"
+def _cell(state: State, number: int, standing: dict[int, str]) -> str:
+    """Return the character of field ``number``: the stone on it, or what the field is."""
+    if number in standing:
+        return standing[number]
+    board = state.config.board
+    if number == board.crossing:
+        return "+"
+    field = board.fields[number]
+    if field.star:
+        return "*"
+    return field.colour.lower() if field.colour else "."
+
+
+def _ruler(width: int, indent: int) -> str:
+    """Return a line that numbers steps 1, 10, 20, ... above cells starting at ``indent``."""
+    line = [" "] * (indent + width)
+    for step in [1, *range(10, width + 1, 10)]:
+        label = str(step)
+        at = indent + step - 1
+        line[at : at + len(label)] = label
+    return "".join(line).rstrip()
+
+
+def _turn(state: State, names: list[str]) -> str:
+    """Return the line that says whose turn it is and what they may do."""
+    who = f"{names[state.player]} (player {state.player})"
+    if state.phase is Phase.OVER:
+        return f"{who} has won"
+    if state.phase is Phase.THROW:
+        return f"{who} to throw"
+    assert state.dice is not None
+    moves = " ".join(format_action(m) for m in state.legal_moves())
+    return f"{who} to move with {state.dice[0]} and {state.dice[1]}: {moves}"
 
 
 def state_text(state: State) -> str:
-    """Return ``state`` as a few lines of text: every player's stones, then whose turn it is."""
+    """Return a picture of ``state`` in a few lines of plain text: routes, tower and turn."""
     config = state.config
-    lengths = sorted(set(config.lengths))
-    steps = " or ".join(map(str, lengths))
-    lines = [f"board {config.board.name}: routes of {steps} steps to the goal"]
+    board = config.board
+    names = [board.colour(letter).name for letter in config.colours]
+    standing: dict[int, str] = {}
     for p, places in enumerate(state.stones):
-        counted = Counter(_place(state, p, step) for step in places)
-        told = [where if n == 1 else f"{n} {where}" for where, n in counted.items()]
+        for place in places:
+            if 0 < place < config.lengths[p]:
+                standing[config.routes[p][place]] = config.colours[p]
+    width = max(config.lengths) - 1
+    name_width = max(len(name) for name in names)
+    head = f"{'':{name_width}}  {'':1}  start 0   "
+    lines = [
+        f"Off to the Tower on {board.shipped_name() or board.name}: "
+        f"the crossing is field {board.crossing}",
+        _ruler(width, len(head)),
+    ]
+    for p, places in enumerate(state.stones):
+        length = config.lengths[p]
+        strip = "".join(_cell(state, n, standing) for n in config.routes[p][1:length])
+        line = (
+            f"{names[p]:{name_width}}  {config.colours[p]}  start {places.count(0)}   "
+            f"{strip:{width}}   goal {places.count(length)}"
+        )
         if state.tower == p:
-            told.append("one stone in the tower")
-        lines.append(f"{config.colours[p]} (player {p}): {'; '.join(told)}")
-    me = f"player {state.player} ({config.colours[state.player]})"
-    if state.phase is Phase.OVER:
-        lines.append(f"{me} has won")
-    elif state.phase is Phase.CHOOSE and state.dice is not None:
-        lines.append(f"{me} to move with the dice {state.dice[0]} {state.dice[1]}")
-    else:
-        lines.append(f"{me} to throw")
+            line += "   tower 1"
+        lines.append(line)
+    lines.append(_turn(state, names))
     return "\n".join(lines)

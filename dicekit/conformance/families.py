@@ -65,8 +65,18 @@ def example_cases(game: Game[Any, Any, Any]) -> list[Case]:
 
     Only the keys every game shares are asked (``dicekit.spec.EXAMPLE_KEYS``);
     a game's own keys are checked by its spec runner, not through the port.
+    An example that gives nothing a port reads (no state, setup, notation
+    or action text, only keys of the game's own) has no case.
     """
-    return [_example_case(ex) for ex in load_game_spec(game).examples]
+    return [
+        _example_case(ex)
+        for ex in load_game_spec(game).examples
+        if any(key in ex.fields for key in _ASKED)
+    ]
+
+
+#: The keys of an example that give a port something to read.
+_ASKED = ("setup", "notation", "action-text", "state")
 
 
 def _example_case(ex: Example) -> Case:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,15 @@ z3 = pytest.importorskip("z3")
 
 from tests.tower.test_spec import RULES  # noqa: E402
 from tower import Phase, State, make_config  # noqa: E402
-from tower.proofs.checks import CONFIGS, check_property, model_for, premise, prove_all, witnesses  # noqa: E402
+from tower.proofs.checks import (  # noqa: E402
+    CONFIGS,
+    Check,
+    check_property,
+    model_for,
+    premise,
+    prove_all,
+    witnesses,
+)
 from tower.proofs.link import LinkReport, model_of, reachable_agree, state_agrees  # noqa: E402
 from tower.proofs.model import AnyBoard, Model, Outcome, Vars  # noqa: E402
 from tower.proofs.mutations import MUTANTS, run_mutants  # noqa: E402
@@ -24,9 +33,27 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "tower" / "proofs" / "results.json"
 
 
+@cache
+def proved() -> list[Check]:
+    """Return the proofs and premise witnesses (``prove_all``), run once for every test."""
+    return list(prove_all())
+
+
+@cache
+def witnessed() -> list[Check]:
+    """Return the focus witnesses (``witnesses``), run once for every test."""
+    return list(witnesses())
+
+
+@cache
+def mutated() -> list[Check]:
+    """Return the mutants' results (``run_mutants``), run once for every test."""
+    return list(run_mutants())
+
+
 def test_every_property_is_proved_on_every_shape_and_board() -> None:
     """Every invariant and step property is proved for 2, 3 and 4 players on the symbolic board."""
-    checks = list(prove_all())
+    checks = proved()
     proofs = [c for c in checks if c.group == "induction"]
     assert len(proofs) == len(CONFIGS) * (
         len(INVARIANTS) * (1 + len(TRANSITIONS)) + sum(len(p.transitions) for p in STEP_PROPERTIES)
@@ -36,14 +63,14 @@ def test_every_property_is_proved_on_every_shape_and_board() -> None:
 
 def test_every_focus_has_a_witness() -> None:
     """Each property is at stake in some premise state: its focus can hold."""
-    found = list(witnesses())
+    found = witnessed()
     assert {c.property for c in found} >= {p.name for p in PROPERTIES if p.focus is not None}
     assert [c.name for c in found if c.result != "witness"] == []
 
 
 def test_every_mutant_is_caught_and_every_property_has_one() -> None:
     """Each broken model gives a counterexample; every property has a mutant of its own."""
-    caught = list(run_mutants())
+    caught = mutated()
     assert [c.name for c in caught if c.result != "caught"] == []
     assert {c.property for c in caught} == {p.name for p in PROPERTIES}
     assert len(caught) == len(MUTANTS)
@@ -145,20 +172,18 @@ def test_the_results_file_is_current_and_all_ok() -> None:
         "link": "agree",
     }
     assert [c["name"] for c in data["checks"] if c["result"] != expected[c["group"]]] == []
-    current = [c.name for c in prove_all()] + [c.name for c in witnesses()]
-    current += [c.name for c in run_mutants()]
+    current = [c.name for c in proved()] + [c.name for c in witnessed()]
+    current += [c.name for c in mutated()]
     assert [n for n in names if not n.startswith("R5.5")] == current
     for check in data["checks"]:
-        from tower.proofs.checks import Check
-
         fields = {k: v for k, v in check.items() if k != "rules"}
         assert check["rules"] == check_rules(Check(**fields))
 
 
 def test_the_command() -> None:
-    """Python -m tower.proofs runs a group and exits 0, and refuses an unknown group with 2."""
+    """Python -m tower.proofs runs a group (--full accepted) and exits 0; an unknown group is 2."""
     ok = subprocess.run(
-        [sys.executable, "-m", "tower.proofs", "--group", "mutation"],
+        [sys.executable, "-m", "tower.proofs", "--group", "mutation", "--full"],
         capture_output=True, text=True, cwd=ROOT, check=False,
     )  # fmt: skip
     assert ok.returncode == 0, ok.stderr

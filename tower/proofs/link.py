@@ -3,13 +3,13 @@
 The model's formulas, evaluated by the Python backend on a concrete board
 (:class:`~tower.proofs.model.ShippedBoard`), are compared with the engine:
 
-- on the small board with two players, on *every* state the rules can reach
-  from the opening (found by a search over all throws and moves): for a
+- on the small board with two players, on the states the rules can reach
+  from the opening (found by a breadth-first search over all throws and
+  moves; every one of them, or the first ``max_states``): for a
   state about to throw, the state after each of the 21 sorted throws (a throw
   and its reverse lead to one state, which the tests check); for a state
   choosing a move, the legal moves and the state after each;
-- on the small board with three and four players and on our board with two,
-  on the states of seeded random games.
+- on the small board and on our board, on the states of seeded random games.
 
 >>> report = reachable_agree(max_states=50)
 >>> report.agree, report.cases > 0

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonError, isInt, readJson } from './json.js';
-import { RuleError, apply, legalMoves, newGame, perft, registerBoard } from './rules.js';
+import { RuleError, apply, chanceOutcomes, legalMoves, newGame, perft, registerBoard, seedBug } from './rules.js';
 import * as N from './notation.js';
 
 const PROTOCOL = 1;
@@ -19,6 +19,18 @@ for (const file of fs.readdirSync(BOARDS).sort()) {
   if (file.endsWith('.json') && file !== 'schema.json') {
     registerBoard(file.slice(0, -5), readJson(fs.readFileSync(path.join(BOARDS, file), 'utf8'), 1000));
   }
+}
+
+// --bug NAME seeds one of the bugs listed in bugs.json (for the conformance study).
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+if (argv.length) {
+  const known = JSON.parse(fs.readFileSync(path.join(HERE, 'bugs.json'), 'utf8')).bugs.map((b) => b.name);
+  if (argv.length !== 2 || argv[0] !== '--bug' || !known.includes(argv[1])) {
+    process.stderr.write(`port.js: error: the only option is --bug NAME, NAME one of: ${known.join(', ')}\n`);
+    process.exit(2);
+  }
+  seedBug(argv[1]);
 }
 
 function stateOf(q) {
@@ -34,7 +46,9 @@ const OPS = {
     supports: { players: [2, 3, 4], boards: true },
   }),
   new: (q) => {
-    const config = N.configFromJson('rules' in q ? q.rules : {});
+    // The configuration is 'config' (spec/protocol.md); 'rules', its older name, is read too.
+    const given = 'config' in q ? q.config : 'rules' in q ? q.rules : {};
+    const config = N.configFromJson(given);
     return { state: N.formatState(newGame(config, 'first_player' in q ? q.first_player : 0)) };
   },
   state: (q) => {
@@ -51,6 +65,9 @@ const OPS = {
     const { state, event } = apply(stateOf(q), N.parseAction(q.action));
     return { state: N.formatState(state), event };
   },
+  chance: (q) => ({
+    outcomes: chanceOutcomes(stateOf(q)).map((o) => ({ action: N.formatAction({ type: 'throw', dice: o.dice }), p: o.p })),
+  }),
   perft: (q) => perft(stateOf(q)),
   quit: () => ({}),
 };

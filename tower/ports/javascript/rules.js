@@ -20,6 +20,14 @@ class RuleError extends Error {
   }
 }
 
+// A seeded bug (bugs.json beside this file): one rule read wrongly, chosen by the
+// port's --bug option for the conformance study. With none, the rules are the spec's.
+let BUG = null;
+const bug = (name) => BUG === name;
+function seedBug(name) {
+  BUG = name;
+}
+
 const FORMAT = 'tower-board/1';
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const TEXT = /^[ -~]{1,200}$/;
@@ -257,16 +265,18 @@ function movesFor(config, me, stones, dice) {
     if (f !== null) holder.set(f, p);
   }));
   const crossing = config.board.crossing;
-  const closed = holder.has(crossing) && holder.get(crossing) !== me;
+  const closed = holder.has(crossing) && holder.get(crossing) !== me && !bug('no-obstacle');
   const routeOf = config.routes[me];
   const goal = config.lengths[me];
   const found = [];
   for (const step of [...new Set(stones[me])].sort((a, b) => a - b)) {
     if (step === goal) continue;
-    for (const points of [...new Set(dice)].sort((a, b) => a - b)) {
+    const numbers = bug('double-listed-twice') ? [...dice].sort((a, b) => a - b) : [...new Set(dice)].sort((a, b) => a - b);
+    if (bug('dice-added')) numbers.push(dice[0] + dice[1]);
+    for (const points of numbers) {
       const to = step + points;
-      if (to > goal) continue; // R10.2
-      if (to < goal) {
+      if (to > goal && !bug('goal-overshoot')) continue; // R10.2
+      if (to < goal && !bug('twin-allowed')) {
         const own = holder.get(routeOf[to]) === me && routeOf[to] !== fieldOf(config, me, step);
         if (own) continue; // R5.4
       }
@@ -275,6 +285,11 @@ function movesFor(config, me, stones, dice) {
       if (closed && passes) continue; // R9.1
       found.push({ step, points });
     }
+  }
+  if (bug('points-first')) found.sort((a, b) => a.points - b.points || a.step - b.step);
+  if (bug('priority-per-die')) {
+    const fromStart = new Set(found.filter((m) => m.step === 0).map((m) => m.points));
+    return found.filter((m) => m.step === 0 || !fromStart.has(m.points));
   }
   return found.some((m) => m.step === 0) ? found.filter((m) => m.step === 0) : found; // R5.3
 }
@@ -326,20 +341,25 @@ function violation(config, player, phase, dice, stones, tower) {
 
 // -- transitions ----------------------------------------------------------------
 
-const next = (state, again) => (again ? state.player : (state.player + 1) % state.config.players);
+const next = (state, again) => {
+  if (again) return state.player;
+  const players = state.config.players;
+  return bug('turn-backwards') ? (state.player + players - 1) % players : (state.player + 1) % players;
+};
 const placed = (stones, p, places) => stones.map((old, q) => (q === p ? [...places].sort((a, b) => a - b) : old));
 
 function throwDice(state, dice) {
   if (state.phase === 'choose') throw new RuleError('use the dice on the table first', 'R3.4');
   if (state.phase === 'over') throw new RuleError('the game is over', 'R11.2');
-  const sorted = [Math.min(...dice), Math.max(...dice)];
+  const sorted = bug('unsorted-dice') ? [...dice] : [Math.min(...dice), Math.max(...dice)];
   let { stones, tower } = state;
-  if (tower === state.player && sorted.includes(6)) { // R8.3
-    stones = placed(stones, state.player, [0, ...stones[state.player]]);
+  const freed = bug('any-six-frees') ? tower !== null : tower === state.player;
+  if (freed && sorted.includes(6)) { // R8.3
+    stones = placed(stones, tower, [0, ...stones[tower]]);
     tower = null;
   }
   if (movesFor(state.config, state.player, stones, sorted).length === 0) { // R4.4
-    return { state: { ...state, player: next(state, false), stones, tower }, event: 'forfeited' };
+    return { state: { ...state, player: next(state, bug('forfeit-keeps-turn')), stones, tower }, event: 'forfeited' };
   }
   return { state: { ...state, phase: 'choose', dice: sorted, stones, tower }, event: 'thrown' };
 }
@@ -367,25 +387,42 @@ function moveStone(state, move) {
     throw new RuleError(reason, rule);
   }
   const { config, player: me } = state;
-  const to = move.step + move.points;
+  const goal = config.lengths[me];
+  let to = Math.min(move.step + move.points, goal);
+  if (bug('short-step')) to -= 1;
   const mine = [...state.stones[me]];
   mine.splice(mine.indexOf(move.step), 1, to);
   let stones = placed(state.stones, me, mine);
   let { tower } = state;
-  if (to === config.lengths[me]) {
-    if (tower !== me && stones[me].every((x) => x === to)) return { state: { ...state, phase: 'over', dice: null, stones, tower }, event: 'won' };
-  } else {
-    const field = config.routes[me][to];
+  let captured = false;
+  const capture = (field, landing) => {
     for (let q = 0; q < config.players; q += 1) {
       if (q === me) continue;
-      const hit = stones[q].findIndex((x) => fieldOf(config, q, x) === field);
+      const on = (x) => fieldOf(config, q, x) !== null && (bug('steps-compared') && landing ? x === to : fieldOf(config, q, x) === field);
+      const hit = stones[q].findIndex(on);
       if (hit < 0) continue;
+      captured = true;
       stones = placed(stones, q, stones[q].filter((_, i) => i !== hit)); // R7.1
+      if (bug('captured-to-start') || (bug('full-tower-refuses') && tower !== null)) {
+        stones = placed(stones, q, [0, ...stones[q]]);
+        return;
+      }
       if (tower !== null) stones = placed(stones, tower, [0, ...stones[tower]]); // R8.2
       tower = q;
+      return;
     }
+  };
+  if (bug('jump-captures')) for (let k = move.step + 1; k < Math.min(to, goal); k += 1) capture(config.routes[me][k], false);
+  if (to === goal) {
+    const home = tower !== me && stones[me].every((x) => x === to);
+    if (home && !bug('winner-throws-again')) return { state: { ...state, phase: 'over', dice: null, stones, tower }, event: 'won' };
+  } else if (to > 0) {
+    capture(config.routes[me][to], true);
   }
-  const again = config.again[me].has(to);
+  let again = config.again[me].has(to);
+  if (bug('goal-no-again') && to === goal) again = false;
+  if (bug('star-again') && to > 0 && to < goal && config.board.fields.get(config.routes[me][to]).star) again = true;
+  if (bug('capture-ends-turn') && captured) again = false;
   return { state: { ...state, player: next(state, again), phase: 'throw', dice: null, stones, tower }, event: again ? 'again' : 'moved' };
 }
 
@@ -408,7 +445,18 @@ function perft(state) {
   return { choices, forfeits };
 }
 
+// Chance's outcomes where the dice are to be thrown (R4.1): the 21 sorted throws,
+// a double with chance 1/36 and any other with 2/36 = 1/18; none in another phase.
+function chanceOutcomes(state) {
+  if (state.phase !== 'throw') return [];
+  const found = [];
+  for (let a = 1; a <= 6; a += 1) {
+    for (let b = a; b <= 6; b += 1) found.push({ dice: [a, b], p: a === b ? [1, 36] : [1, 18] });
+  }
+  return found;
+}
+
 export {
   RuleError, readBoard, boardJson, registerBoard, shippedBoard, shippedName, makeConfig, newGame,
-  legalMoves, violation, apply, perft, fieldOf, quote, isObject,
+  legalMoves, violation, apply, perft, chanceOutcomes, fieldOf, quote, isObject, seedBug,
 };

@@ -1,0 +1,112 @@
+"""The conformance suite of Off to the Tower (``tower/spec/conformance/``) and its sample record.
+
+Version 1 is released: its files are held to the hashes of ``frozen.json``
+and are exactly what the layer's generator writes from the engine and its
+rule tags.  The bundled JavaScript port passes the spec's examples and the
+whole games through ``cantstop conform`` (CI runs every case, against the
+port and the reference server); the sample record verifies, and a tampered
+copy is refused at its line under the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cantstop.cli import main
+from dicekit.conformance.frozen import check_frozen, read_frozen
+from dicekit.conformance.vectors import generate_vectors, suite_root
+from tower import GAME
+
+ROOT = suite_root(GAME)
+V1 = ROOT / "v1"
+SAMPLE = Path(__file__).resolve().parents[2] / "tower" / "examples" / "sample-game.jsonl"
+
+
+def test_v1_is_released_and_unchanged() -> None:
+    """frozen.json lists v1 alone, and every file of v1 keeps its hash."""
+    assert list(read_frozen(ROOT)) == ["v1"]
+    assert check_frozen(ROOT) == []
+
+
+def test_v1_is_what_the_generator_writes() -> None:
+    """The layer's generator writes v1 byte for byte from today's engine: 3,000 cases and more."""
+    texts = generate_vectors(GAME, 1)
+    assert sorted(texts) == sorted(p.name for p in V1.iterdir())
+    for name, text in texts.items():
+        assert (V1 / name).read_text(encoding="utf-8") == text, name
+    counts = {n: json.loads(t)["count"] for n, t in texts.items() if n != "schema.json"}
+    assert sum(counts.values()) >= 3000
+    assert min(counts.values()) > 0
+
+
+def test_every_case_names_rules_and_an_illegal_action_its_refusing_rule_first() -> None:
+    """Each case is tagged; each illegal action's first tag is the rule it expects as the error.
+
+    The one exception is a throw that puts usable dice on the table, sorted as
+    thrown, with the tower empty or no six: no other reading of any rule
+    would change what it does (``tower.tags``), so it names none.
+    """
+    illegal = json.loads((V1 / "illegal.json").read_text(encoding="utf-8"))["cases"]
+    assert illegal
+    for case in illegal:
+        assert case["rules"][0] == case["expect"]["error"], case["id"]
+    for path in V1.glob("*.json"):
+        if path.name != "schema.json":
+            cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
+            untagged = [c for c in cases if not c["rules"]]
+            assert all(_plain_throw(c) for c in untagged), (path.name, untagged[:1])
+
+
+def _plain_throw(case: dict[str, object]) -> bool:
+    """Return whether ``case`` applies a sorted throw that leaves a choice, a six with no tower."""
+    action, state, expect = case.get("action"), case.get("state"), case.get("expect")
+    if not (isinstance(action, str) and isinstance(state, str) and isinstance(expect, dict)):
+        return False
+    empty = state.split()[1] == "-"
+    plain = action.startswith("t") and action[1] <= action[2] and (empty or "6" not in action)
+    return plain and expect.get("event") == "thrown" and set(expect) == {"state", "event"}
+
+
+def test_the_javascript_port_passes_examples_and_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """The bundled port passes the spec's cases and whole games (cantstop conform --game tower)."""
+    if shutil.which("node") is None:
+        pytest.skip("the JavaScript port needs Node.js")
+    status = main(["conform", "--game", "tower", "--run", "spec-*", "--run", "game-*"])
+    out = capsys.readouterr().out
+    assert status == 0, out[-2000:]
+    assert out.rstrip().endswith(" failed (tower suite v1)")
+    assert ", 0 failed" in out.splitlines()[-1]
+
+
+def test_the_sample_record_verifies(capsys: pytest.CaptureFixture[str]) -> None:
+    """tower/examples/sample-game.jsonl, a game between the runner and random play, is valid."""
+    assert main(["verify", str(SAMPLE)]) == 0
+    assert "valid: 64 actions; final state 'Rg,g/B22,24 - 0x @ours'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("line", "old", "new", "rule"),
+    [
+        # 0+5 with 3 and 4 on the dice: no die shows 5 points.
+        (3, '"points":4', '"points":5', "(rule R4.2)"),
+        # 0+4 lands on plain field 4: the turn passes, so blue throws, not red.
+        (3, "R0,4/B0,0 - 1t", "R0,4/B0,0 - 0t", "(rules R5.1, R6.1)"),
+    ],
+)
+def test_a_tampered_record_is_refused_at_its_line_under_the_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], line: int, old: str, new: str, rule: str
+) -> None:
+    """One line of the sample changed: verify fails with status 1, naming the line and the rule."""
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert old in lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(old, new)
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("".join(lines), encoding="utf-8")
+    assert main(["verify", str(tampered)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"cantstop verify: error: tampered.jsonl:{line}: ")
+    assert err.rstrip().endswith(rule)
