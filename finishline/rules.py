@@ -71,7 +71,7 @@ class Trace:
     >>> [format_move(a) for a in legal_actions(board, 0, 0, 5, (1, 4), trace)]
     ['C1^']
     >>> sorted(trace.refused), sorted(trace.needed), sorted(trace.grants[Play((Move(Cell.C1),))])
-    (['R5.1', 'R7.1', 'R8.3'], ['R4.5', 'R6.1', 'R6.5'], ['R4.5', 'R6.1', 'R6.5'])
+    (['R5.1', 'R7.1', 'R8.3'], ['R4.5', 'R6.1', 'R6.5'], ['R4.5', 'R5.1', 'R6.1', 'R6.5'])
     """
 
     #: The rules that decide which actions the roll offers and in which order.
@@ -83,6 +83,9 @@ class Trace:
     needed: set[str] = field(default_factory=set)
     #: For each legal action, the rules that make it legal and decide what it leaves.
     grants: dict[Action, set[str]] = field(default_factory=dict)
+    #: The rules without any one of which no play would use both dice: where a play
+    #: uses both, they decide that a play of one die is refused (R4.5).
+    pairs_need: set[str] = field(default_factory=set)
 
 
 def _steps(
@@ -214,13 +217,20 @@ def _plays(
     if both:
         if trace is not None:
             trace.refused.update(rule for rule, play in seconds if play not in both)
+            trace.pairs_need = set.intersection(*(trace.grants[play] for play in both))
             if len(orders) == 2:
                 for single in orders[0] ^ orders[1]:  # legal in one order of the dice only
                     trace.grants[single].add("R4.4")
+                if not orders[0] or not orders[1]:
+                    trace.pairs_need.add("R4.4")
         return both
     one: dict[Action, Outcome] = {}
+    stuck: set[int] = set()  # the dice that cannot be used at all
     for die in {a, b}:
-        for step in _steps(board, me, hand, die):
+        steps = _steps(board, me, hand, die)
+        if not steps:
+            stuck.add(die)
+        for step in steps:
             board1, _, across1 = _do(board, me, hand, across, step)
             play = _play_of(step, None)
             one[play] = (board1, across1)
@@ -230,6 +240,17 @@ def _plays(
         assert firsts is not None
         trace.refused.update(rule for rule, _ in firsts)
         trace.refused.update(rule for rule, _ in seconds)
+        # A play of one die is legal because no play uses both: the refusals of a second
+        # step decide that, and so do those of a die with nothing to do where the step they
+        # refuse would leave the other die something to do.
+        pairing = {rule for rule, _ in seconds}
+        for rule, step in firsts:
+            if step[1] // 4 + 1 in stuck and rule not in pairing:
+                board1, hand1, _ = _do(board, me, hand, across, step)
+                if any(_steps(board1, me, hand1, die) for die in {a, b} - {step[1] // 4 + 1}):
+                    pairing.add(rule)
+        for single in one:
+            trace.grants[single] |= pairing
     return one
 
 
@@ -277,6 +298,15 @@ def legal_actions(
                     trace.refused.add("R7.1")  # onto an occupied cell
     elif trace is not None and any(board[n] is None for c in mine for n in _NEIGHBOURS[c]):
         trace.refused.add("R7.1")  # a sideways step needs a 7
+    if (
+        trace is not None
+        and a + b == 7
+        and any(
+            owner not in (None, me) and any(board[n] is None for n in _NEIGHBOURS[c])
+            for c, owner in enumerate(board)
+        )
+    ):
+        trace.refused.add("R7.1")  # another player's counter
     if a == b:  # R8.3
         for c in mine:
             if c < 4 or board[c - 4] is None:
@@ -320,8 +350,16 @@ def _summarise(
 ) -> None:
     """Record the rules that decide the list of legal actions as a whole, and those it needs."""
     a, b = dice
-    if any(_steps(board, me, hand, row) for row in _ROW_CELLS if row not in dice):
+    elsewhere = [s for row in _ROW_CELLS if row not in dice for s in _steps(board, me, hand, row)]
+    if elsewhere:
         trace.refused.add("R4.2")  # a die acts on its own row only
+        if plays and all(len(trace.grants[p] & {"R4.5"}) for p in plays):
+            for step in elsewhere:  # a step elsewhere that would leave a die something to do
+                board1, hand1, _ = _do(board, me, hand, 0, step)
+                if any(_steps(board1, me, hand1, die) for die in dice):
+                    for play in plays:
+                        trace.grants[play].add("R4.2")
+                    break
     choice = trace.choice
     choice.update(trace.refused)
     if plays:
@@ -335,6 +373,8 @@ def _summarise(
     doubles = [x for x in found if isinstance(x, Double)]
     if sideways:
         choice.add("R7.4")  # the step beside the plays, or instead of a forfeit
+        for play in plays:
+            trace.grants[play].add("R7.4")
     if doubles and plays:
         choice.add("R8.4")
     shown = {"R4.4", "R6.1", "R6.3", "R6.5", "R7.1", "R8.2", "R8.3"}
@@ -342,24 +382,27 @@ def _summarise(
         choice.update(trace.grants[action] & shown)
     if len(found) > 1:
         choice.add("N2.6")
+    # The rules without one of which nothing would be offered: those of the only kind of
+    # action there is, and of every first step where all are moves, or all crossings.
     needed = trace.needed
     if not found:
         return
-    if not plays:
-        if sideways:
-            needed.update(("R7.1", "R7.4"))
-        if doubles:
-            needed.add("R8.3")
-            if all(d.cell.row == 1 for d in doubles):
-                needed.add("R6.5")
-    elif not sideways and not doubles:
-        if all(len(play.dice) == 1 for play in plays if isinstance(play, Play)):
-            needed.add("R4.5")
-        steps = [s for die in {a, b} for s in _steps(board, me, hand, die)]
+    if sideways and not plays:
+        needed.update(("R7.1", "R7.4"))
+    if doubles and not plays:
+        needed.add("R8.3")
+    steps = [s for die in {a, b} for s in _steps(board, me, hand, die)]
+    if (
+        not sideways
+        and all(not enter and c < 4 for enter, c in steps)
+        and all(d.cell.row == 1 for d in doubles)
+    ):
+        needed.add("R6.5")  # every action takes a counter across
+    if plays and not sideways and not doubles:
+        if all(len(trace.grants[play] & {"R4.5"}) for play in plays):
+            needed.add("R4.5")  # plays of one die only
         if not any(enter for enter, _ in steps):
             needed.add("R6.1")  # only moves of counters on the board
-            if all(c < 4 for _, c in steps):
-                needed.add("R6.5")  # only crossings
         if a == b and not any(map(_placed_and_moved, plays)):
             needed.add("R8.1")
 

@@ -272,6 +272,8 @@ class State:
             rule, reason = rules.diagnose(
                 self.board, me, self.hand[me], self.dice, action, legal, why
             )
+            if why is not None and rule == "R4.5":  # what makes a play of both dice legal
+                why.update(self._trace().pairs_need)
             raise self._refuse(reason, rule, action)
         if why is not None:
             why.update(self._trace().grants[action])
