@@ -14,8 +14,10 @@ import os
 #: Adapter modules and the framework each imports.
 _ADAPTERS = {
     "cantstop/openspiel.py": "pyspiel",
+    "dicekit/openspiel.py": "pyspiel",
+    "finishline/openspiel.py": "pyspiel",
+    "tower/openspiel.py": "pyspiel",
     "cantstop/envs/__init__.py": "numpy",
-    "cantstop/envs/_rewards.py": "numpy",  # importing it imports cantstop.envs
     "cantstop/envs/_table.py": "numpy",
     "cantstop/envs/gymnasium.py": "gymnasium",
     "cantstop/envs/pettingzoo.py": "pettingzoo",

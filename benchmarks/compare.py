@@ -1,7 +1,8 @@
 """Before and after: the public-API figure of an older commit and of this tree, in one run.
 
-``python -m benchmarks.compare REV`` exports commit ``REV`` (``git archive``)
-to a temporary directory and times :mod:`benchmarks.public_api` against its
+``python -m benchmarks.compare REV`` exports the engine's packages of commit
+``REV`` (``git archive`` of :data:`PACKAGES`, those the commit has) to a
+temporary directory and times :mod:`benchmarks.public_api` against its
 engine and against this tree's, alternately, several times, each in a fresh
 ``python -S`` process whose ``PYTHONPATH`` picks the engine, so that both
 run under the same conditions.  It prints the best figure of each and the
@@ -23,9 +24,19 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(__file__).with_name("public_api.py")
 
 
+#: The packages the engine is made of; an older commit may lack the later ones.
+PACKAGES = ("cantstop", "dicekit")
+
+
 def _export(rev: str, into: Path) -> None:
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-tree", "--name-only", rev, *PACKAGES],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", rev, "cantstop"],
+        ["git", "-C", str(ROOT), "archive", rev, *listed],
         capture_output=True,
         check=True,
     ).stdout

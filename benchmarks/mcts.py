@@ -31,11 +31,11 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 from cantstop.dice import ORDERED_ROLLS
-from cantstop.envs._rewards import outcome_returns
 from cantstop.openspiel import GAME_NAME, CantStopState, PlayerBot
 from cantstop.players import Rule28Player
 from cantstop.playout import playout
 from cantstop.simulate import wilson_interval
+from dicekit.rewards import outcome_returns
 
 
 class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]

@@ -1,9 +1,10 @@
-"""The states of a game and the transitions between them (R2, R3, R5, R9-R12).
+"""The states of a game, their queries and their transitions (R2, R3, R5, R9-R12).
 
 This module reads top to bottom: the events a transition reports, the
 :class:`State` value with its queries (the legal moves, every decision open
-to the player, what a sum would do), and the transitions (:meth:`State.apply`).
-What a roll does is decided in :mod:`cantstop.analysis`, why an action is
+to the player, what a sum would do) and its transitions (:meth:`State.apply`,
+carried out by :mod:`cantstop.transitions`), the opening and the whole-roll
+counts.  What a roll does is decided in :mod:`cantstop.analysis`, why an action is
 refused in :mod:`cantstop.refusals`, and what a state must satisfy (R16) in
 :mod:`cantstop.invariants`.  Rule ids (``R5.2``) refer to ``spec/rules/``.
 
@@ -22,15 +23,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from cantstop import _tables
-from cantstop._tables import UNMARKED, compute_starts, starts_after_stop, with_column
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import DROP_RULES as DROP_RULES
-from cantstop.analysis import Play, SumPlay, decide_sum, landing
+from cantstop.analysis import Play, SumPlay, decide_sum
 from cantstop.columnmap import ColumnMap
 from cantstop.errors import IllegalAction, InvalidRules
 from cantstop.invariants import validate
 from cantstop.phase import Phase
-from cantstop.refusals import refusal, stop_blockers
+from cantstop.refusals import stop_blockers
 from cantstop.rules import Rules, Variant
 
 # DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
@@ -121,7 +121,9 @@ _ROLL_OR_STOP = Decisions((), True, True)
 _NOTHING = Decisions((), False, False)
 
 _NO_MARKERS = ColumnMap()
-_VARIANT_A, _VARIANT_B = Variant.A, Variant.B
+_VARIANT_B = Variant.B
+_ROLL, _CHOOSE, _DECIDE, _OVER = Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
+_from_sorted = ColumnMap._from_sorted_dict
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -205,18 +207,19 @@ class State:
         situation: int,
         starts: tuple[int, ...] | None,
     ) -> State:
-        new: State = _new_object(State)
-        _set_rules(new, rules)
-        _set_player(new, player)
-        _set_phase(new, Phase(phase))
-        _set_dice(new, dice)
-        _set_markers(new, _from_sorted(markers))
-        _set_squares(new, tuple(_from_sorted(theirs) for theirs in squares))
-        _set_won(new, _from_sorted(won))
-        _set_situation(new, situation)
-        _set_moves(new, () if dice is None else _table_moves(situation, _ROLL_INDEX[dice]))
-        _set_starts(new, starts)
-        return new
+        moves = () if dice is None else _tables.moves(situation, _tables.ROLL_INDEX[dice])
+        return successor(
+            rules,
+            player,
+            Phase(phase),
+            dice,
+            _from_sorted(markers),
+            tuple(_from_sorted(theirs) for theirs in squares),
+            _from_sorted(won),
+            situation,
+            moves,
+            starts,
+        )
 
     @property
     def won(self) -> ColumnMap:
@@ -333,11 +336,11 @@ class State:
         """
         kind = type(action)
         if kind is Roll:
-            return _roll(self, action)  # type: ignore[arg-type]
+            return apply_roll(self, action)  # type: ignore[arg-type]
         if kind is Move:
-            return _move(self, action)  # type: ignore[arg-type]
+            return apply_move(self, action)  # type: ignore[arg-type]
         if kind is Stop:
-            return _stop(self, action)  # type: ignore[arg-type]
+            return apply_stop(self, action)  # type: ignore[arg-type]
         return self.step(action).state
 
     def step(self, action: Action) -> Step:
@@ -352,12 +355,12 @@ class State:
         Step(state=State('7:5/- - 1r'), event=<Event.STOPPED: 'stopped'>)
         """
         if isinstance(action, Roll):
-            new = _roll(self, action)
+            new = apply_roll(self, action)
             return Step(new, Event.ROLLED if new.phase is Phase.CHOOSE else Event.BUSTED)
         if isinstance(action, Move):
-            return Step(_move(self, action), Event.MOVED)
+            return Step(apply_move(self, action), Event.MOVED)
         if isinstance(action, Stop):
-            new = _stop(self, action)
+            new = apply_stop(self, action)
             return Step(new, Event.WON if new.phase is Phase.OVER else Event.STOPPED)
         raise IllegalAction(
             f"{action!r} is not an action: use Roll, Move or Stop", "R3.1", self, action
@@ -408,232 +411,10 @@ def perft(state: State) -> Perft:
     return Perft(choices, busts)
 
 
-# -- transitions ---------------------------------------------------------------
-# A transition builds its successor directly, field by field, without the checks
-# of the constructor: it keeps the invariants of R16 by construction (the proofs
-# in proofs/ show which), and hands on what does not change (the rules, the
-# squares during a turn, the turn-start situations).
-
-_new_object = object.__new__
-_SLOT = State.__dict__
-_set_rules = _SLOT["rules"].__set__
-_set_player = _SLOT["player"].__set__
-_set_phase = _SLOT["phase"].__set__
-_set_dice = _SLOT["dice"].__set__
-_set_markers = _SLOT["markers"].__set__
-_set_squares = _SLOT["squares"].__set__
-_set_won = _SLOT["_won"].__set__
-_set_situation = _SLOT["_situation"].__set__
-_set_moves = _SLOT["_moves"].__set__
-_set_starts = _SLOT["_starts"].__set__
-
-_ROLL, _CHOOSE, _DECIDE, _OVER = Phase.ROLL, Phase.CHOOSE, Phase.DECIDE, Phase.OVER
-_ROLL_INDEX = _tables.ROLL_INDEX
-_SORTED_ROLLS = _tables.SORTED_ROLLS
-_table_moves = _tables.moves
-_from_sorted = ColumnMap._from_sorted_dict
-
-
-def _successor(
-    state: State,
-    player: int,
-    phase: Phase,
-    dice: tuple[int, int, int, int] | None,
-    markers: Mapping[int, int],
-    squares: tuple[Mapping[int, int], ...],
-    won: ColumnMap,
-    situation: int,
-    moves: tuple[Move, ...],
-    starts: tuple[int, ...] | None,
-) -> State:
-    """Build a state from all its fields, checking nothing: see the comment above."""
-    new: State = _new_object(State)
-    _set_rules(new, state.rules)
-    _set_player(new, player)
-    _set_phase(new, phase)
-    _set_dice(new, dice)
-    _set_markers(new, markers)
-    _set_squares(new, squares)
-    _set_won(new, won)
-    _set_situation(new, situation)
-    _set_moves(new, moves)
-    _set_starts(new, starts)
-    return new
-
-
-def _turn_starts(state: State) -> tuple[int, ...]:
-    """Return the turn-start situations of the board of ``state``, finding them once."""
-    starts = state._starts
-    if starts is None:
-        starts = compute_starts(state)
-        _set_starts(state, starts)
-    return starts
-
-
-def _roll(state: State, roll: Roll) -> State:
-    phase = state.phase
-    if phase is _CHOOSE or phase is _OVER:
-        raise _refused(state, roll)
-    index = _ROLL_INDEX[roll.dice]
-    moves = _table_moves(state._situation, index)
-    if not moves:
-        # R10.2: the markers come off, the squares stay, the turn passes (R2.3).
-        player = (state.player + 1) % state.rules.players
-        starts = _turn_starts(state)
-        return _successor(
-            state,
-            player,
-            _ROLL,
-            None,
-            _NO_MARKERS,
-            state.squares,
-            state._won,
-            starts[player],
-            (),
-            starts,
-        )
-    # The most frequent transitions, rolls and moves, write _successor out.
-    new: State = _new_object(State)
-    _set_rules(new, state.rules)
-    _set_player(new, state.player)
-    _set_phase(new, _CHOOSE)
-    _set_dice(new, _SORTED_ROLLS[index])
-    _set_markers(new, state.markers)
-    _set_squares(new, state.squares)
-    _set_won(new, state._won)
-    _set_situation(new, state._situation)
-    _set_moves(new, moves)
-    _set_starts(new, state._starts)
-    return new
-
-
-def _move(state: State, move: Move) -> State:
-    if move not in state._moves:  # empty outside Phase.CHOOSE
-        raise _refused(state, move)
-    # The move is legal, so each sum advances its column's marker or places one (R5).
-    # A state's column maps are ColumnMap values (the constructor converts them),
-    # so their dicts are read directly.
-    rules = state.rules
-    old: dict[int, int] = state.markers._dict  # type: ignore[attr-defined]
-    markers = old.copy()
-    own: dict[int, int] = state.squares[state.player]._dict  # type: ignore[attr-defined]
-    situation = state._situation
-    if rules.variant is _VARIANT_A:
-        squares, me = state.squares, state.player
-        for column in move.columns:
-            start = markers.get(column, own.get(column, 0))
-            space = landing(rules, squares, me, column, start)[0]
-            markers[column] = space
-            spaces = _tables.room(rules, squares, me, column, space)
-            situation = with_column(situation, column, spaces, True)
-        if len(markers) != len(old):  # a marker was placed: keep the columns in order
-            markers = dict(sorted(markers.items()))
-    else:
-        heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
-        top = next(reversed(old)) if old else 0  # the highest column with a marker
-        unsorted = False
-        for column in move.columns:
-            at = markers.get(column)
-            if at is None:  # a marker is placed above the player's square (R5.2)
-                at = own.get(column, 0)
-                if column < top:
-                    unsorted = True
-                else:
-                    top = column
-            space = at + 1
-            markers[column] = space
-            room = heights[column] - space
-            bit = 1 << column
-            situation = (
-                situation & ~(bit | bit << 13)
-                | bit << 26
-                | (bit if room >= 1 else 0)
-                | (bit << 13 if room >= 2 else 0)
-            )
-        if unsorted:  # keep the columns in order
-            markers = dict(sorted(markers.items()))
-    new: State = _new_object(State)
-    _set_rules(new, rules)
-    _set_player(new, state.player)
-    _set_phase(new, _DECIDE)
-    _set_dice(new, None)
-    _set_markers(new, _from_sorted(markers))
-    _set_squares(new, state.squares)
-    _set_won(new, state._won)
-    _set_situation(new, situation)
-    _set_moves(new, ())
-    _set_starts(new, state._starts)
-    return new
-
-
-def _stop(state: State, stop: Stop) -> State:
-    if state.phase is not _DECIDE:
-        raise _refused(state, stop)
-    me = state.player
-    rules = state.rules
-    if rules.variant is _VARIANT_B and stop_blockers(rules, state.markers, state.squares, me):
-        raise _refused(state, stop)  # R14.2
-    heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
-    markers: dict[int, int] = state.markers._dict  # type: ignore[attr-defined]
-    squares = state.squares
-    own: dict[int, int] = squares[me]._dict  # type: ignore[attr-defined]
-    mine = own.copy()
-    top = next(reversed(own)) if own else 0  # the player's highest column with a square
-    unsorted = False
-    topped = []
-    for column, position in markers.items():  # in increasing column order
-        if column not in own:
-            if column < top:
-                unsorted = True
-            else:
-                top = column
-        mine[column] = position  # R11.2
-        if position == heights[column]:
-            topped.append(column)  # R11.3
-    mine_map = _from_sorted(dict(sorted(mine.items())) if unsorted else mine)
-    won = state._won
-    if topped:
-        won_dict: dict[int, int] = won._dict.copy()
-        for column in topped:
-            won_dict[column] = me
-        won = _from_sorted(dict(sorted(won_dict.items())))
-        new_squares = tuple(
-            mine_map if p == me else _without(theirs, topped)  # R9.3
-            for p, theirs in enumerate(squares)
-        )
-    else:
-        new_squares = (*squares[:me], mine_map, *squares[me + 1 :])
-    if rules.variant is _VARIANT_A:
-        starts = starts_after_stop(
-            _turn_starts(state), rules, new_squares, won, me, markers, topped, state._situation
-        )
-    else:  # starts_after_stop's other case, written out: the most frequent stop
-        new_starts = list(_turn_starts(state))
-        new_starts[me] = state._situation & UNMARKED
-        for column in topped:  # a won column has no room for anybody
-            bit = 1 << column
-            for p in range(rules.players):
-                new_starts[p] &= ~(bit | bit << 13)
-        starts = tuple(new_starts)
-    if topped and sum(owner == me for owner in won._dict.values()) >= rules.columns_to_win:
-        return _successor(
-            state, me, _OVER, None, _NO_MARKERS, new_squares, won, starts[me], (), starts
-        )
-    player = (me + 1) % rules.players  # R2.3
-    return _successor(
-        state, player, _ROLL, None, _NO_MARKERS, new_squares, won, starts[player], (), starts
-    )
-
-
-def _without(squares: Mapping[int, int], columns: list[int]) -> Mapping[int, int]:
-    """Return ``squares`` without ``columns``: the squares a won column takes off (R9.3)."""
-    if not any(column in squares for column in columns):
-        return squares
-    return _from_sorted({c: v for c, v in squares.items() if c not in columns})
-
-
-def _refused(state: State, action: Action) -> IllegalAction:
-    """Return the error that refuses ``action``, worded by :mod:`cantstop.refusals`."""
-    found = refusal(state, action)
-    assert found is not None, "a transition refuses an action that the refusals allow"
-    return found.error()
+# The transitions build states of this module's State class, so they are imported last.
+from cantstop.transitions import (  # noqa: E402
+    apply_move,
+    apply_roll,
+    apply_stop,
+    successor,
+)

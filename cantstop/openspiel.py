@@ -113,16 +113,16 @@ from cantstop.envs import (
     observation_size,
     stop_allowed,
 )
-from cantstop.envs._rewards import (
+from cantstop.game import Phase, State, new_game
+from cantstop.notation import format_action, format_state, parse_state
+from cantstop.players import Player
+from cantstop.rules import MAX_PLAYERS, MIN_PLAYERS, STANDARD_HEIGHTS, Rules, Variant
+from dicekit.rewards import (
     check_max_turns,
     check_solitaire_reward,
     outcome_returns,
     return_range,
 )
-from cantstop.game import Phase, State, new_game
-from cantstop.notation import format_action, format_state, parse_state
-from cantstop.players import Player
-from cantstop.rules import MAX_PLAYERS, MIN_PLAYERS, STANDARD_HEIGHTS, Rules, Variant
 
 __all__ = [
     "GAME_NAME",

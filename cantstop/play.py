@@ -48,12 +48,14 @@ from typing import TextIO
 
 from cantstop import explain
 from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.analysis import Play
 from cantstop.errors import _brief
 from cantstop.game import Event, Phase, State
 from cantstop.notation import format_action, format_state
 from cantstop.odds import bust_probability, format_percent
 from cantstop.players import Decision, Player, decide, may_stop
 from cantstop.record import RecordWriter
+from cantstop.refusals import REASONS, REFUSAL_TEMPLATES
 from cantstop.rules import COLUMNS
 from cantstop.savedgames import games_folder
 from cantstop.simulate import roll_dice
@@ -246,57 +248,36 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
     )
 
 
-def _numbers(values: Sequence[int]) -> str:
-    """``2``, ``2 and 3``, ``2, 3 and 4``."""
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
-def _dropped(play: str, columns: Sequence[int], owner: int | None) -> str:
-    """Say why the sums ``columns`` cannot be played, for the drop ``play`` of spec/explain.md."""
-    one = len(columns) == 1
-    listed = _numbers(columns)
-    if play == "no marker":
-        return f"{listed} {'needs' if one else 'need'} a new marker, and all three are in use"
-    if play == "top":
-        if one:
-            return f"the marker in column {listed} is on its top space"
-        return f"the markers in columns {listed} are on their top spaces"
-    if play == "won":
-        return f"column{'' if one else 's'} {listed} {'is' if one else 'are'} won by player {owner}"
-    return f"the board has no column{'' if one else 's'} {listed}"
-
-
 def bust_reason(state: State, roll: Roll) -> str:
     """Return, in one line, why ``roll`` busts in ``state``: each sum and the rule that drops it.
 
-    The line is read from the explanation of the roll (:func:`cantstop.explain`),
-    which names, for each sum of each pairing, what stops it being played.
+    The sums come from the explanation of the roll (:func:`cantstop.explain`),
+    and each reason is worded by its ``reason.*`` sentence of
+    :data:`cantstop.refusals.REFUSAL_TEMPLATES`, as ``cantstop explain`` words it.
 
     >>> from cantstop import Roll, parse_state
     >>> print(bust_reason(parse_state('-/- 2:1,3:1,4:1 0d'), Roll((6, 5, 5, 5))))
-    bust! 10 and 11 need a new marker, and all three are in use (R5.3):
-    no pairing plays (R10.1), so the markers come off
+    bust! column 10 has no marker and all three are in use (R5.3); column 11 has no marker
+    and all three are in use (R5.3): no pairing plays (R10.1), so the markers come off
     >>> print(bust_reason(parse_state('2:3/- 7:13,8:1,9:1 0d'), Roll((1, 1, 6, 6))))
-    bust! column 2 is won by player 0 (R9.2); 12 needs a new marker, and all three are in use
-    (R5.3); the marker in column 7 is on its top space (R8.1): no pairing plays (R10.1), so the
-    markers come off
+    bust! column 2 has been won by player 0 (R9.2); column 12 has no marker and all three are
+    in use (R5.3); the marker in column 7 is on the top space (R8.1): no pairing plays (R10.1),
+    so the markers come off
     """
-    groups: dict[tuple[str, int | None], tuple[list[int], list[str]]] = {}
+    reasons: list[str] = []
+    told: set[int] = set()
     bust_rules: tuple[str, ...] = ()
     for statement in explain(state, roll).statements:
         if statement.kind == "sum.dropped":
             data = statement.data
-            columns, rules = groups.setdefault((data["play"], data["owner"]), ([], []))
-            if data["sum"] not in columns:
-                columns.append(data["sum"])
-            rules.extend(r for r in statement.rules if r not in rules)
+            if data["sum"] in told:
+                continue
+            told.add(data["sum"])
+            template, rules = REFUSAL_TEMPLATES[REASONS[Play(data["play"])]]
+            reason = template.format(x=data["sum"], owner=data["owner"])
+            reasons.append(f"{reason} ({', '.join(rules)})")
         elif statement.kind == "moves.bust":
             bust_rules = statement.rules
-    reasons = [
-        f"{_dropped(play, sorted(columns), owner)} ({', '.join(rules)})"
-        for (play, owner), (columns, rules) in groups.items()
-    ]
     return (
         f"bust! {'; '.join(reasons)}: no pairing plays ({', '.join(bust_rules)}), "
         "so the markers come off"

@@ -35,9 +35,10 @@ from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
-from cantstop.game import _NO_MARKERS, Phase, State, _successor
+from cantstop.game import Phase, State
 from cantstop.refusals import stop_blockers
 from cantstop.rules import Variant
+from cantstop.transitions import successor
 
 __all__ = ["ROLL_AGAIN", "playout", "random_action"]
 
@@ -178,14 +179,18 @@ def _final(
     won: dict[int, int],
     starts: tuple[int, ...],
 ) -> State:
-    """Return the finished game's state, built from the playout's dicts."""
+    """Return the finished game's state, built from the playout's dicts.
+
+    The playout has played every rule, so the state is built without the
+    constructor's checks (:func:`cantstop.transitions.successor`).
+    """
     final = tuple(ColumnMap(theirs) for theirs in squares)
-    return _successor(
-        state,
+    return successor(
+        state.rules,
         winner,
         Phase.OVER,
         None,
-        _NO_MARKERS,
+        ColumnMap(),
         final,
         ColumnMap(won),
         starts[winner],

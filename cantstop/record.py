@@ -1,4 +1,4 @@
-"""Game records: one game as JSON lines, written, read and replayed (``spec/record.md``).
+"""Can't Stop's game records: one game as JSON lines, written, read and replayed (spec/record.md).
 
 A record is a header line naming the rules and the first player, then one line
 per action with explicit dice.  A writer may add claims to each line (the state
@@ -22,13 +22,10 @@ State('7:1,10:1/- - 1r')
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, BinaryIO, TextIO
 
 from cantstop.actions import Action, Roll
@@ -37,6 +34,8 @@ from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.rules import Rules
+from dicekit import record as layer
+from dicekit.errors import GameError
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -67,14 +66,15 @@ _PLAY_KEYS = {"seats", "seed"}
 _LINE_KEYS = {"action", "state", "bust", "moves"}
 
 
-class RecordError(CantStopError, ValueError):
+class RecordError(CantStopError, layer.RecordError):
     """A record that is malformed, or whose action or claim the rules reject.
 
     ``line`` is the 1-based line number, ``reason`` the message alone, ``rule``
     the spec rule broken (``None`` for a line that breaks only the record
     format), ``state`` the state before the line's action (``None`` when the
     line could not be read) and ``alternatives`` the legal actions in that
-    state, in notation.
+    state, in notation.  It is the layer's :class:`dicekit.record.RecordError`
+    too, so that the layer's verifier reports it as it reports any game's.
     """
 
     def __init__(
@@ -90,11 +90,13 @@ class RecordError(CantStopError, ValueError):
             text += f" (rule {rule})"
         if state is not None:
             text += f" in state {format_state(state)!r}"
-        super().__init__(text)
+        GameError.__init__(self, text)
         self.line = line
         self.reason = reason
         self.rule = rule
+        self.rules = () if rule is None else (rule,)
         self.state = state
+        self.state_text = None if state is None else format_state(state)
         self.alternatives = alternatives
 
 
@@ -238,80 +240,19 @@ def write_record(
 
 
 #: The longest line a reader takes, in bytes with its line end: a record's lines are far shorter.
-MAX_LINE_BYTES = 1 << 20
-
-
-class _NotJSON(ValueError):
-    """Text that Python's decoder reads but JSON (RFC 8259) does not allow."""
-
-
-def _no_constant(name: str) -> object:
-    raise _NotJSON(f"{name} is not a JSON number")
-
-
-def _load(line_no: int, text: str) -> dict[str, Any]:
-    try:
-        obj = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        # The decoder's message may end with a dangling "at"; the column says where.
-        reason = exc.msg.removesuffix(" at")
-        raise RecordError(line_no, f"not valid JSON at column {exc.colno}: {reason}") from None
-    except _NotJSON as exc:
-        raise RecordError(line_no, f"not valid JSON: {exc}") from None
-    except ValueError:  # int() refuses a number of more digits than the interpreter's limit
-        limit = sys.get_int_max_str_digits()
-        raise RecordError(
-            line_no, f"not valid JSON for a record: a number has more than {limit:,} digits"
-        ) from None
-    except RecursionError:
-        raise RecordError(line_no, "not valid JSON for a record: it is nested too deeply") from None
-    if not isinstance(obj, dict):
-        raise RecordError(line_no, f"a record line is a JSON object, not {_brief_json(obj)}")
-    return obj
+MAX_LINE_BYTES = layer.MAX_LINE_BYTES
 
 
 def _lines(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, dict[str, Any]]]:
-    for number, text in _texts(file):
-        if text.strip():
-            yield number, _load(number, text)
-
-
-def _texts(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, str]]:
-    """Yield the lines of ``file`` with their numbers, decoding bytes line by line.
-
-    Bytes are decoded one line at a time, so a byte that is not UTF-8 is
-    reported at its line and offset.  A text stream decodes ahead of the line
-    being read: such a byte can only be said to be at that line or after it.
-    """
-    lines: Iterable[str | bytes]
-    if isinstance(file, io.BufferedIOBase | io.RawIOBase):
-        lines = iter(partial(file.readline, MAX_LINE_BYTES + 1), b"")
-    else:
-        lines = file
-    number = 0
-    offset = 0  # of the line's first byte in the file, when the file is bytes
+    """Yield the number and JSON object of every line that is not blank, read by the layer."""
     try:
-        for line in lines:
-            number += 1
-            if len(line) > MAX_LINE_BYTES:
-                raise RecordError(number, f"the line is longer than {MAX_LINE_BYTES:,} bytes")
-            if isinstance(line, str):
-                yield number, line
-                continue
-            try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise RecordError(
-                    number,
-                    f"not UTF-8 text: byte 0x{line[exc.start]:02x} at byte {exc.start + 1} of "
-                    f"the line (offset {offset + exc.start} in the file): {exc.reason}",
-                ) from None
-            offset += len(line)
-            yield number, text
-    except UnicodeDecodeError as exc:  # from a text stream's decoder, which reads ahead
-        raise RecordError(
-            number + 1, f"not UTF-8 text, at this line or after it: {exc.reason}"
-        ) from None
+        for number, text in layer.numbered_lines(file, MAX_LINE_BYTES):
+            if text.strip():
+                yield number, layer.load_object(number, text, _brief_json)
+    except RecordError:
+        raise
+    except layer.RecordError as exc:  # a line that is not a record line: no rule, no state
+        raise RecordError(exc.line, exc.reason) from None
 
 
 def _header_values(number: int, obj: dict[str, Any]) -> None:

@@ -8,7 +8,9 @@ number of turns the player needs to win.
 Game ``i`` of a run gets its own generator, ``random.Random(f"{seed}/{i}")``,
 which rolls the dice and feeds the players' own draws, and seat ``i % n``
 begins it (R2.2), so a run's results depend on the seed and nothing else: not
-on the number of processes or the order they finish in.
+on the number of processes or the order they finish in.  The process pool,
+the progress bar and :func:`~dicekit.simulate.wilson_interval` are the
+layer's (:mod:`dicekit.simulate`), which simulates any game the same way.
 
 >>> result = simulate(["rule28", "random"], games=4, seed=1, processes=1)
 >>> result.games, sum(result.wins)
@@ -19,11 +21,8 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
-import os
 import random
-import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -34,6 +33,7 @@ from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.rules import Rules
+from dicekit.simulate import MAX_GAMES, MAX_PROCESSES, Z95, chunks, run_chunks, wilson_interval
 
 __all__ = [
     "MAX_GAMES",
@@ -45,9 +45,6 @@ __all__ = [
     "simulate",
     "wilson_interval",
 ]
-
-#: The normal quantile of a two-sided 95% interval.
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,32 +178,6 @@ class Simulation:
         return "\n".join(lines)
 
 
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Return the Wilson score interval of a proportion (95% by default).
-
-    >>> low, high = wilson_interval(50, 100)
-    >>> round(low, 4), round(high, 4)
-    (0.4038, 0.5962)
-    """
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, games, size):
-        yield start, min(games, start + size)
-
-
-def _worker_start() -> None:
-    """Start a worker process: Ctrl-C is the parent's to handle, not every worker's."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def simulate(
     players: Sequence[str],
     games: int,
@@ -239,53 +210,6 @@ def simulate(
         )
     rules_json = json.dumps(rules_to_json(rules))
     size = max(1, min(100, games // 50 or 1))
-    jobs = [(names, rules_json, seed, start, stop) for start, stop in _chunks(games, size)]
-    processes = max(1, min(processes or os.cpu_count() or 1, len(jobs)))
-    results: list[GameResult] = []
-    bar = _ProgressBar(games, progress)
-    try:
-        if processes == 1:
-            for job in jobs:
-                results.extend(_play_chunk(job))
-                bar.update(len(results))
-        else:
-            context = multiprocessing.get_context(start_method)
-            with context.Pool(processes, initializer=_worker_start) as pool:
-                for chunk in pool.imap(_play_chunk, jobs):
-                    results.extend(chunk)
-                    bar.update(len(results))
-    finally:
-        bar.close()
+    jobs = [(names, rules_json, seed, start, stop) for start, stop in chunks(games, size)]
+    results = run_chunks(_play_chunk, jobs, games, processes, progress, start_method)
     return Simulation(names, rules, seed, tuple(results))
-
-
-class _ProgressBar:
-    """A one-line progress bar redrawn in place with carriage returns."""
-
-    def __init__(self, total: int, stream: TextIO | None, width: int = 30) -> None:
-        self.total = total
-        self.stream = stream
-        self.width = width
-        self.shown = -1
-
-    def update(self, done: int) -> None:
-        if self.stream is None:
-            return
-        filled = self.width * done // max(1, self.total)
-        if filled == self.shown and done != self.total:
-            return
-        self.shown = filled
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r[{bar}] {done}/{self.total} games")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-#: The most games one run plays (each game's result is kept until the table is made).
-MAX_GAMES = 1_000_000
-#: The most worker processes one run starts.
-MAX_PROCESSES = 256

@@ -3,8 +3,9 @@
 This module is for tests, in this project and in ports of the rules to other
 languages or libraries: a port can draw states and actions here, and compare
 its answers with the reference engine's.  It needs `Hypothesis
-<https://hypothesis.readthedocs.io>`_, which the ``test`` extra installs
-(``pip install 'cantstop[test]'``); ``import cantstop`` alone never imports it.
+<https://hypothesis.readthedocs.io>`_, which the ``test`` extra installs: in a
+clone of the repository, ``python3 -m pip install -e '.[test]'`` (the package is
+not on a package index); ``import cantstop`` alone never imports it.
 
 Every strategy shrinks towards the simple case: few players, the standard
 board, no variant, an empty board, a new game, the first legal move.
@@ -50,7 +51,9 @@ try:
     from hypothesis import strategies as st
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
-        "cantstop.strategies needs Hypothesis; install it with: pip install 'cantstop[test]'"
+        "cantstop.strategies needs Hypothesis: in a clone of the repository, install the "
+        "test extra with: python3 -m pip install -e '.[test]' (or Hypothesis alone: "
+        "python3 -m pip install hypothesis)"
     ) from exc
 
 from cantstop.actions import Action, Move, Roll, Stop

@@ -1,14 +1,14 @@
 """Read any game's rules spec and run its examples through the game protocol.
 
-A spec is a directory of Markdown files: ``rules/*.md`` in file-name order,
-then the other ``*.md`` files beside ``rules/`` (``README.md`` aside).  A rule
-is a heading whose text starts with its id (``### R5.2 Placing``); a chapter
-is a heading with a one-part id (``## R5 Placing``); notation rules use ``N``
-(``### N1.2 The board``).  Any other heading ends the text of the rule
-before it, and examples under it belong to no rule.  An example is a fenced
-block whose info string is ``example``, holding ``key: value`` lines.  The
-keys every game shares are :data:`EXAMPLE_KEYS`; a game adds its own
-(:class:`ExampleKey`) by providing ``example_keys()`` (:class:`HasExampleKeys`).
+The spec's files and their form are :mod:`dicekit.specfile`'s, whose names
+this module also gives (:func:`~dicekit.specfile.load_spec`,
+:class:`~dicekit.specfile.Rule`, :class:`~dicekit.specfile.Example` and the
+rest).  The keys every game shares are
+:data:`~dicekit.specfile.EXAMPLE_KEYS`; a game adds its own (:class:`ExampleKey`) by providing
+``example_keys()`` (:class:`HasExampleKeys`).  A game's key checks the state
+its example reaches, or acts before anything else of the example is read: it
+may supply the game (under a configuration of its own) that the example runs
+on, or check the whole example itself.
 
 The runner knows nothing of any game: it reads states and actions with the
 game's parsers, applies actions with ``apply`` (or ``step``, for the
@@ -16,46 +16,35 @@ game's parsers, applies actions with ``apply`` (or ``step``, for the
 :class:`~dicekit.protocol.Stepping`), and compares canonical texts and JSON
 values.  Refusals are compared by the rule id of the
 :class:`~dicekit.errors.RuleError` raised.
-
->>> spec = spec_from_texts({"rules/01-one.md": '''
-... ## R1 Counting
-... ### R1.1 Ones
-... A rule's text.
-...
-... ```example
-... id: E001
-... title: An example
-... rules: R1.1
-... notation: x
-... error: R1.1
-... ```
-... '''})
->>> spec.rules["R1.1"].text, [e.id for e in spec.examples_for("R1")]
-("A rule's text.", ['E001'])
 """
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 import shlex
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from dicekit.errors import IllegalAction, NotationError, RuleError
 from dicekit.protocol import JSON, Game, Stepping
+from dicekit.specfile import EXAMPLE_KEYS, Example, Rule, Spec, load_spec, spec_from_texts
 
 __all__ = [
     "EXAMPLE_KEYS",
+    "SETTLED",
     "Example",
     "ExampleFailure",
     "ExampleKey",
     "HasExampleKeys",
+    "OrdersMoves",
     "Played",
     "Rule",
+    "Settled",
     "Spec",
+    "expect_refusal",
     "game_keys",
     "iter_failures",
     "load_game_spec",
@@ -65,92 +54,11 @@ __all__ = [
     "spec_from_texts",
 ]
 
-#: The keys every game's examples may hold, and what each means.
-EXAMPLE_KEYS: Mapping[str, str] = {
-    "id": "stable id, E followed by three digits; never reused",
-    "title": "one line saying what the example shows",
-    "rules": "the ids of the rules it illustrates, separated by spaces",
-    "state": "the starting state, in state notation",
-    "action": "one action to apply, in action notation",
-    "actions": "several actions to apply in turn, separated by spaces",
-    "event": "the event the (last) action causes (games that report events)",
-    "events": "the event of each action, separated by spaces",
-    "result": "the state after the action(s), in state notation",
-    "moves": "the exact legal actions of the state (after the actions, if any), or 'none'",
-    "error": "the rule id that rejects the action, notation or setup",
-    "json": "the JSON form of the state after the action(s), on one line",
-    "action-json": "the JSON form of the example's one action, on one line",
-    "setup": "a game setup that must be rejected: key=value words for the configuration "
-    "and first_player",
-    "notation": "state text that the parser must reject",
-    "action-text": "action text that the parser must reject",
-    "at": "with notation or action-text: the index of the character the error points at",
-    "note": "one line of explanation shown with the example",
-}
-
-_HEADING = re.compile(r"^(#{2,4}) ([RN]\d+(?:\.\d+)?) (.+?)\s*$")
-_EXAMPLE_ID = re.compile(r"^E\d{3}$")
 _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 
 
 class ExampleFailure(AssertionError):
     """An example whose expectation the game does not meet."""
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One numbered rule (or chapter) of a spec."""
-
-    id: str
-    title: str
-    text: str
-    path: str
-    line: int
-
-    @property
-    def is_chapter(self) -> bool:
-        """Whether this is a chapter (``R5``) rather than a rule (``R5.2``).
-
-        >>> Rule("R5", "Placing", "", "rules/05.md", 1).is_chapter
-        True
-        """
-        return "." not in self.id
-
-
-@dataclass(frozen=True)
-class Example:
-    """One example block: its id, the rules it illustrates and its fields."""
-
-    id: str
-    rules: tuple[str, ...]
-    fields: Mapping[str, str]
-    path: str
-    line: int
-    #: The rule under whose heading the block stands, if any.
-    section: str | None = None
-
-    def get(self, key: str) -> str | None:
-        """Return the value of ``key``, or ``None`` if the example lacks it.
-
-        >>> Example("E001", ("R1.1",), {"id": "E001", "state": "x"}, "a.md", 1).get("action")
-        """
-        return self.fields.get(key)
-
-
-@dataclass(frozen=True)
-class Spec:
-    """A whole spec: its rules and its examples, in the order the files give them."""
-
-    rules: dict[str, Rule] = field(default_factory=dict)
-    examples: list[Example] = field(default_factory=list)
-
-    def examples_for(self, rule_id: str) -> list[Example]:
-        """Return the examples that name ``rule_id``, or a rule inside that chapter."""
-        return [
-            ex
-            for ex in self.examples
-            if any(r == rule_id or r.startswith(rule_id + ".") for r in ex.rules)
-        ]
 
 
 @dataclass(frozen=True)
@@ -169,17 +77,37 @@ class Played:
     events: tuple[str, ...] | None
 
 
+class Settled(enum.Enum):
+    """What a key's ``before`` hook returns when it has checked its whole example itself."""
+
+    #: The one value: see :data:`SETTLED`.
+    SETTLED = "settled"
+
+
+#: Returned by the ``before`` hook of an :class:`ExampleKey` that has checked the whole example.
+SETTLED = Settled.SETTLED
+
+
 @dataclass(frozen=True)
 class ExampleKey:
-    """A key a game adds to its examples: its meaning, and the check it runs.
+    """A key a game adds to its examples: its meaning, and the checks it runs.
 
     ``check(played, value)`` raises :class:`ExampleFailure` when the game does
     not meet the expectation ``value``; it runs after the actions of an example
-    with a ``state``.  A key without a check (``None``) only informs.
+    with a ``state``.  ``before(game, example, value)`` runs first, before any
+    other key of the example is read, and returns the game the rest of the
+    example runs on (``game`` itself, or the game under a configuration the
+    key supplies), or :data:`SETTLED` when it has checked the whole example
+    itself (raising :class:`ExampleFailure` if it does not hold), so that
+    nothing else runs.  The ``before`` hooks run in the order of the game's
+    keys.  A key with neither (``None``) only informs.
     """
 
     meaning: str
     check: Callable[[Played, str], None] | None = None
+    before: Callable[[Game[Any, Any, Any], Example, str], Game[Any, Any, Any] | Settled] | None = (
+        None
+    )
 
 
 @runtime_checkable
@@ -189,6 +117,18 @@ class HasExampleKeys(Protocol):
     def example_keys(self) -> Mapping[str, ExampleKey]:
         """Return the game's own example keys by name."""
         ...
+
+
+@runtime_checkable
+class OrdersMoves(Protocol):
+    """A game whose examples list legal actions in the order of ``legal_actions``.
+
+    For such a game (``moves_in_order`` true) the ``moves`` key is checked in
+    order; otherwise the legal actions may be listed in any order.
+    """
+
+    #: Whether the ``moves`` of the game's examples follow the order of ``legal_actions``.
+    moves_in_order: bool
 
 
 def game_keys(game: object) -> Mapping[str, ExampleKey]:
@@ -202,116 +142,9 @@ def game_keys(game: object) -> Mapping[str, ExampleKey]:
     return {}
 
 
-# -- reading ---------------------------------------------------------------------
-
-
-def load_spec(root: Path, keys: Iterable[str] = ()) -> Spec:
-    """Read every Markdown file of the spec in ``root`` and check its form.
-
-    ``keys`` names the game's own example keys, allowed besides
-    :data:`EXAMPLE_KEYS`.  A malformed file raises :class:`ValueError` naming
-    the file and line.
-    """
-    files = sorted((root / "rules").glob("*.md")) + sorted(
-        p for p in root.glob("*.md") if p.name != "README.md"
-    )
-    if not files:
-        raise FileNotFoundError(f"no spec files in {root}")
-    return spec_from_texts(
-        {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in files}, keys
-    )
-
-
 def load_game_spec(game: Game[Any, Any, Any]) -> Spec:
     """Read the spec of ``game`` from its ``info.spec_dir``, with the game's own keys."""
     return load_spec(game.info.spec_dir, game_keys(game))
-
-
-def spec_from_texts(files: Mapping[str, str], keys: Iterable[str] = ()) -> Spec:
-    """Read a spec from file texts, given by relative path in reading order."""
-    allowed = set(EXAMPLE_KEYS) | set(keys)
-    spec = Spec()
-    for path, text in files.items():
-        _read_file(path, text.splitlines(), spec, allowed)
-    _check(spec)
-    return spec
-
-
-def _read_file(rel: str, lines: list[str], spec: Spec, allowed: set[str]) -> None:
-    current: Rule | None = None
-    body: list[str] = []
-
-    def close() -> None:
-        if current is not None:
-            spec.rules[current.id] = Rule(
-                current.id, current.title, "\n".join(body).strip(), current.path, current.line
-            )
-
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        heading = _HEADING.match(line)
-        if heading:
-            close()
-            rule_id = heading.group(2)
-            if rule_id in spec.rules:
-                raise ValueError(f"{rel}:{i + 1}: rule {rule_id} is defined twice")
-            current = Rule(rule_id, heading.group(3), "", rel, i + 1)
-            body = []
-        elif line.startswith("#"):  # any other heading ends the rule's text
-            close()
-            current = None
-        elif line.strip() == "```example":
-            start = i + 1
-            block: list[str] = []
-            i += 1
-            while i < len(lines) and lines[i].strip() != "```":
-                block.append(lines[i])
-                i += 1
-            if i == len(lines):
-                raise ValueError(f"{rel}:{start}: example block is not closed")
-            spec.examples.append(_parse_example(block, rel, start, current, allowed))
-        elif current is not None:
-            body.append(line)
-        i += 1
-    close()
-
-
-def _parse_example(
-    block: list[str], path: str, line: int, section: Rule | None, allowed: set[str]
-) -> Example:
-    fields: dict[str, str] = {}
-    for offset, text in enumerate(block):
-        if not text.strip():
-            continue
-        key, sep, value = text.partition(":")
-        key = key.strip()
-        where = f"{path}:{line + offset + 1}"
-        if not sep or key not in allowed:
-            raise ValueError(f"{where}: expected 'key: value' with a known key, got {text!r}")
-        if key in fields:
-            raise ValueError(f"{where}: key {key!r} given twice")
-        fields[key] = value.strip()
-    ex_id = fields.get("id", "")
-    if not _EXAMPLE_ID.match(ex_id):
-        raise ValueError(f"{path}:{line}: example needs an id like E001, got {ex_id!r}")
-    rules = tuple(fields.get("rules", "").split())
-    if not rules:
-        raise ValueError(f"{path}:{line}: example {ex_id} names no rule")
-    return Example(ex_id, rules, fields, path, line, section.id if section else None)
-
-
-def _check(spec: Spec) -> None:
-    seen: set[str] = set()
-    for ex in spec.examples:
-        if ex.id in seen:
-            raise ValueError(f"{ex.path}:{ex.line}: example id {ex.id} is used twice")
-        seen.add(ex.id)
-        for rule_id in (*ex.rules, *filter(None, [ex.get("error")])):
-            if rule_id not in spec.rules:
-                raise ValueError(
-                    f"{ex.path}:{ex.line}: example {ex.id} names unknown rule {rule_id}"
-                )
 
 
 # -- running ---------------------------------------------------------------------
@@ -341,6 +174,14 @@ def iter_failures(game: Game[Any, Any, Any], spec: Spec) -> Iterator[tuple[Examp
 
 
 def _run(game: Game[Any, Any, Any], ex: Example) -> None:
+    keys = game_keys(game)
+    for key, spec_key in keys.items():
+        value = ex.get(key)
+        if value is not None and spec_key.before is not None:
+            outcome = spec_key.before(game, ex, value)
+            if outcome is SETTLED:
+                return
+            game = outcome
     expected_error = ex.get("error")
     setup = ex.get("setup")
     if setup is not None:
@@ -384,7 +225,7 @@ def _run(game: Game[Any, Any, Any], ex: Example) -> None:
         raise ExampleFailure(f"expected state {result!r}, got {game.format_state(state)!r}")
     _check_moves(played)
     _check_json(played)
-    for key, spec_key in game_keys(game).items():
+    for key, spec_key in keys.items():
         value = ex.get(key)
         if value is not None and spec_key.check is not None:
             spec_key.check(played, value)
@@ -438,6 +279,8 @@ def _check_moves(played: Played) -> None:
             f"expected legal actions {moves}, got {' '.join(got) or 'none'}"
             f" (missing: {' '.join(missing) or '-'}; not expected: {' '.join(extra) or '-'})"
         )
+    if isinstance(game, OrdersMoves) and game.moves_in_order and got != want:
+        raise ExampleFailure(f"expected legal actions in the order {moves}, got {' '.join(got)}")
 
 
 def _check_json(played: Played) -> None:
@@ -512,14 +355,17 @@ def parse_setup(setup: str) -> tuple[dict[str, JSON], JSON]:
 
     A value is read as an integer when it is one, as an object when it is
     ``key:value`` pairs separated by commas (the values again integers when
-    they are) or nothing at all (an empty object), and otherwise kept as
-    text, so that an example can state a value the game must refuse.
-    ``first_player`` is taken out (0 when absent).
+    they are) or nothing at all (an empty object), as a list when it is
+    other values separated by commas (each read as an integer or kept as
+    text), and otherwise kept as text, so that an example can state a value
+    the game must refuse.  ``first_player`` is taken out (0 when absent).
 
     >>> parse_setup('players=3 counters=x first_player=1')
     ({'players': 3, 'counters': 'x'}, 1)
     >>> parse_setup('heights=7:3,8:2 variant=A')
     ({'heights': {'7': 3, '8': 2}, 'variant': 'A'}, 0)
+    >>> parse_setup('colours=R,B seats=2,0')
+    ({'colours': ['R', 'B'], 'seats': [2, 0]}, 0)
     >>> parse_setup('heights=')
     ({'heights': {}}, 0)
     """
@@ -543,17 +389,39 @@ def _setup_value(text: str) -> JSON:
     pairs = [cell.partition(":") for cell in text.split(",")]
     if ":" in text and all(sep and key for key, sep, _ in pairs):
         return {key: _setup_value(value) for key, _, value in pairs}
+    if "," in text and ":" not in text:
+        return [int(cell) if _INTEGER.match(cell) else cell for cell in text.split(",")]
     return text
 
 
 def _run_setup(game: Game[Any, Any, Any], setup: str, rule: str | None) -> None:
-    if rule is None:
-        raise ExampleFailure("a setup example needs an error")
     config, first_player = parse_setup(setup)
+    expect_refusal(
+        lambda: game.new_game(game.config_from_json(config), first_player), rule, f"setup {setup!r}"
+    )
+
+
+def expect_refusal(call: Callable[[], object], rule: str | None, what: str) -> None:
+    """Call ``call`` and check that it refuses ``what`` with a rule error under ``rule``.
+
+    Raises :class:`ExampleFailure` when ``rule`` is ``None`` (the example
+    names no error), when ``call`` returns, or when it names another rule.
+    A game's own keys check their refusals with it.
+
+    >>> def refuse() -> None:
+    ...     raise RuleError("no", "R1.1")
+    >>> expect_refusal(refuse, "R1.1", "the setup")
+    >>> expect_refusal(refuse, "R1.2", "the setup")
+    Traceback (most recent call last):
+    ...
+    dicekit.spec.ExampleFailure: expected rule R1.2, got rule R1.1: no (rule R1.1)
+    """
+    if rule is None:
+        raise ExampleFailure(f"an example of {what} that must be rejected needs an error")
     try:
-        game.new_game(game.config_from_json(config), first_player)
+        call()
     except RuleError as exc:
         if exc.rule != rule:
             raise ExampleFailure(f"expected rule {rule}, got rule {exc.rule}: {exc}") from None
         return
-    raise ExampleFailure(f"expected setup {setup!r} to be rejected under {rule}")
+    raise ExampleFailure(f"expected {what} to be rejected under {rule}")

@@ -10,10 +10,14 @@ anything to the console (JavaScript errors, resources that fail to load), when
 a board or dice picture is missing or drawn with no size, when a board's
 text is drawn smaller than 11 pixels, when a table or a row of pictures runs
 past the right edge of the text, when a table heading is split inside a
-word, or when a spec example that belongs on the page is not there.  On the
-questions page each question must have its anchor, a board and its
-explanation.  Then, on the search page, a search for each rule's title words
-must list that rule's page first.  With ``--screenshots`` it also saves a
+word, or when a spec example that belongs on the page is not there.  Every
+game's pages are checked so: Can't Stop's, and those of the finish-line race
+(``finishline/``) and Off to the Tower (``tower/``), whose boards are drawn
+by their own games.  On Can't Stop's questions page each question must have
+its anchor, a board and its explanation; on the other games' questions pages
+each question of the spec must be there with its examples, drawn.  Then, on
+the search page, a search for each rule's title words, of every game, must
+list a page with a rule of that title first.  With ``--screenshots`` it also saves a
 full-page PNG of the main pages.  Pages whose pictures are drawn by their own
 script (the "Try it" board) are checked once it has drawn them.  The exit
 status is 0 when every page passes.
@@ -22,6 +26,7 @@ status is 0 when every page passes.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import shutil
@@ -49,13 +54,28 @@ MAIN_PAGES: dict[str, str] = {
     "protocol.html": "protocol.png",
     "api.html": "api.png",
     "tryit.html": "tryit.png",
+    "games.html": "games.png",
+    "finishline/index.html": "finishline-index.png",
+    "finishline/rules/06-moving.html": "finishline-rules-06-moving.png",
+    "finishline/questions.html": "finishline-questions.png",
+    "tower/index.html": "tower-index.png",
+    "tower/rules/07-capture.html": "tower-rules-07-capture.png",
+    "tower/questions.html": "tower-questions.png",
+    "tower/boards.html": "tower-boards.png",
 }
+
+#: The games on the site other than Can't Stop: the package of each, which is also the
+#: directory of its pages, whose layout follows the game's spec directory.
+GAMES = ("finishline", "tower")
+
+#: The class of the root element of each game's board pictures.
+BOARD_CLASSES = ("cantstop-board", "finishline-board", "tower-board")
 
 #: Pages that draw their boards with a script, and what appears once it has drawn them.
 SCRIPTED = {"tryit.html": "#cs-board svg.cantstop-board"}
 
 #: Pages that must hold a board picture besides those of their spec examples.
-PICTURE_PAGES = ("index.html",)
+PICTURE_PAGES = ("index.html", "finishline/index.html", "tower/index.html", "tower/boards.html")
 
 #: The page of questions, and the least number of questions it must hold.
 QUESTIONS_PAGE, QUESTIONS = "questions.html", 30
@@ -63,10 +83,12 @@ QUESTIONS_PAGE, QUESTIONS = "questions.html", 30
 #: The smallest size, in CSS pixels, at which a board may draw its text.
 MIN_TEXT_PX = 11
 
-_BOARD = re.compile(r'<svg [^>]*class="cantstop-board"')
+_BOARD = re.compile(r'<svg [^>]*class="(?:' + "|".join(BOARD_CLASSES) + ')"')
+_BOARDS = ", ".join(f"svg.{name}" for name in BOARD_CLASSES)
 
 _PROBE = r"""(() => {
-  const pictures = [...document.querySelectorAll('svg.cantstop-board, svg.cantstop-dice')];
+  const boards = 'BOARDS';
+  const pictures = [...document.querySelectorAll(boards + ', svg.cantstop-dice')];
   const empty = pictures.filter(p => {
     const r = p.getBoundingClientRect();
     return !(r.width > 0 && r.height > 0);
@@ -75,7 +97,7 @@ _PROBE = r"""(() => {
   const examples = [...document.querySelectorAll('.cs-example')].map(e => e.id);
   const h1 = document.querySelector('h1');
   // The smallest text of each board, in CSS pixels, as drawn.
-  const smallest = [...document.querySelectorAll('svg.cantstop-board')].map(svg => {
+  const smallest = [...document.querySelectorAll(boards)].map(svg => {
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     const sizes = [...svg.querySelectorAll('text')].map(t => +t.getAttribute('font-size'));
     return Math.min(...sizes) * scale;
@@ -106,40 +128,91 @@ _PROBE = r"""(() => {
     lines: s.querySelectorAll('.cs-explain p.cs-line').length,
     command: (s.querySelector('.cs-command') || {}).textContent || '',
   }));
+  // Each section under a third-level heading: its title, its examples and their boards.
+  const entries = [...document.querySelectorAll('[role=main] section')]
+    .filter(s => s.querySelector(':scope > h3'))
+    .map(s => ({
+      title: s.querySelector(':scope > h3').firstChild.textContent.trim(),
+      examples: s.querySelectorAll('.cs-example').length,
+      boards: s.querySelectorAll('.cs-example ' + boards.split(', ').join(', .cs-example ')).length,
+    }));
   return JSON.stringify({
     title: document.title, h1: h1 ? h1.textContent : null,
-    boards: document.querySelectorAll('svg.cantstop-board').length,
+    boards: document.querySelectorAll(boards).length,
     dice: document.querySelectorAll('svg.cantstop-dice').length,
     empty: empty, brokenImages: images, examples: examples,
     height: document.documentElement.scrollHeight,
-    smallest: smallest, wide: wide, split: split, questions: questions,
+    smallest: smallest, wide: wide, split: split, questions: questions, entries: entries,
   });
-})()"""
+})()""".replace("BOARDS", _BOARDS)
 
 
 #: How long a page may take to load, in milliseconds.
 TIMEOUT_MS = 30_000
 
 
-def _expected_examples() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Return, per page, the anchors of the examples it must show and of those it must draw."""
+def _specs() -> list[tuple[str, Any]]:
+    """Return each game's spec with the directory of its pages (``""`` for Can't Stop)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from cantstop.spec import load_spec
+    from dicekit.spec import load_game_spec
 
+    specs: list[tuple[str, Any]] = [("", load_spec())]
+    for name in GAMES:
+        game = importlib.import_module(name).GAME
+        specs.append((f"{name}/", load_game_spec(game)))
+    return specs
+
+
+def _expected_examples() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Return, per page, the anchors of the examples it must show and of those it must draw."""
     pages: dict[str, list[str]] = {}
     boards: dict[str, list[str]] = {}
-    for example in load_spec().examples:
-        page = example.path.removesuffix(".md") + ".html"
-        pages.setdefault(page, []).append(example.id.lower())
-        if example.get("state") is not None:
-            boards.setdefault(page, []).append(example.id.lower())
+    for directory, spec in _specs():
+        for example in spec.examples:
+            page = directory + example.path.removesuffix(".md") + ".html"
+            pages.setdefault(page, []).append(example.id.lower())
+            if example.get("state") is not None:
+                boards.setdefault(page, []).append(example.id.lower())
     return pages, boards
+
+
+def _expected_entries() -> dict[str, dict[str, tuple[int, int]]]:
+    """Return, for each other game's questions page, each question with its examples.
+
+    A question is a third-level heading of the spec's ``questions.md``; for
+    each, the number of example blocks under it and of those with a state,
+    each of which draws at least one board.
+    """
+    entries: dict[str, dict[str, tuple[int, int]]] = {}
+    root = Path(__file__).resolve().parent.parent
+    for name in GAMES:
+        questions: dict[str, tuple[int, int]] = {}
+        current = None
+        block: list[str] | None = None
+        for line in (root / name / "spec" / "questions.md").read_text("utf-8").splitlines():
+            if line.startswith("### "):
+                current = line[4:].strip()
+                questions[current] = (0, 0)
+            elif line.strip() == "```example":
+                block = []
+            elif line.strip() == "```" and block is not None:
+                if current is not None:
+                    examples, drawn = questions[current]
+                    has_state = any(item.startswith("state:") for item in block)
+                    questions[current] = (examples + 1, drawn + has_state)
+                block = None
+            elif block is not None:
+                block.append(line)
+        entries[f"{name}/questions.html"] = questions
+    return entries
 
 
 def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
     """Check every HTML page under ``root``; return one line per problem found."""
     problems: list[str] = []
     expected, boards_for = _expected_examples()
+    entries = _expected_entries()
     seen: list[str] = []
 
     def console(message: ConsoleMessage) -> None:
@@ -188,6 +261,8 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
             problems.append(f"{name}: table headings split inside a word: {facts['split']}")
         if name == QUESTIONS_PAGE:
             problems.extend(_question_problems(name, facts["questions"]))
+        if name in entries:
+            problems.extend(_entry_problems(name, entries[name], facts["entries"]))
         missing = [ex for ex in expected.get(name, []) if ex not in facts["examples"]]
         if missing:
             problems.append(f"{name}: spec examples missing: {', '.join(missing)}")
@@ -201,8 +276,9 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
             page.screenshot(path=str(screenshots / MAIN_PAGES[name]))
     unseen = sorted(set(expected) - set(pages))
     problems.extend(f"{name}: page missing from the site" for name in unseen)
-    if QUESTIONS_PAGE not in pages:
-        problems.append(f"{QUESTIONS_PAGE}: page missing from the site")
+    for name in [QUESTIONS_PAGE, *entries]:
+        if name not in pages:
+            problems.append(f"{name}: page missing from the site")
     problems.extend(_search_problems(root, page))
     return problems
 
@@ -221,6 +297,25 @@ def _question_problems(page: str, questions: list[dict[str, Any]]) -> list[str]:
     return problems
 
 
+def _entry_problems(
+    page: str, wanted: dict[str, tuple[int, int]], shown: list[dict[str, Any]]
+) -> list[str]:
+    """Check that each question of a game's spec is on its page with its examples, drawn."""
+    problems = []
+    found = {entry["title"]: entry for entry in shown}
+    for title, (examples, drawn) in wanted.items():
+        entry = found.get(title)
+        if entry is None:
+            problems.append(f"{page}: question missing: {title!r}")
+        elif entry["examples"] < max(examples, 1) or entry["boards"] < drawn:
+            problems.append(
+                f"{page}: {title!r} shows {entry['examples']} examples and {entry['boards']} "
+                f"boards, expected {max(examples, 1)} and {drawn} or more"
+            )
+    print(f"{page}: {len(wanted) - len(problems)} of {len(wanted)} questions with their examples")
+    return problems
+
+
 _SEARCH = """((queries) => queries.map(q => {
   const [query, terms, excluded, highlight, objects] = Search._parseQuery(q);
   const found = Search._performSearch(query, terms, excluded, highlight, objects);
@@ -229,13 +324,14 @@ _SEARCH = """((queries) => queries.map(q => {
 
 
 def _search_problems(root: Path, page: Page) -> list[str]:
-    """Search each rule's title words; the first result must be a page with that title."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from cantstop.spec import load_spec
+    """Search each rule's title words; the first result must be a page with that title.
 
+    Rules of every game count: a title that two games share may find either.
+    """
     pages: dict[str, set[str]] = {}
-    for rule in load_spec().rules.values():
-        pages.setdefault(rule.title, set()).add(rule.path.removesuffix(".md"))
+    for directory, spec in _specs():
+        for rule in spec.rules.values():
+            pages.setdefault(rule.title, set()).add(directory + rule.path.removesuffix(".md"))
     page.goto((root / "search.html").resolve().as_uri(), timeout=TIMEOUT_MS)
     try:
         page.wait_for_function(

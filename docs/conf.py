@@ -24,7 +24,13 @@ extensions = [
     "cantstop_spec",
     "cantstop_study",
     "cantstop_tryit",
+    "finishline_spec",
+    "tower_spec",
 ]
+
+# The proofs results of the two other games, shown under their rules and on their proofs pages.
+finishline_proof_results = "../finishline/proofs/results.json"
+tower_proof_results = "../tower/proofs/results.json"
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
@@ -46,6 +52,7 @@ autodoc_default_options = {"show-inheritance": True}
 nitpick_ignore_regex = [
     ("py:(class|func|exc|data)", r"(collections\.abc|typing|fractions|argparse|io|enum)\..*"),
     ("py:(class|func|exc|data)", r"(pathlib|json|os|random|hypothesis)\..*"),
+    ("py:(class|obj)", r"dicekit\.conformance\.pool\.T"),  # the type variable of a Move
     ("py:class", r"dict\[str"),  # a piece of a type alias that autodoc splits
     ("py:mod", r"cantstop\._.*"),  # private modules, named in docstrings but not documented
     ("py:(class|exc|func)", r"(.*\.)?_[A-Za-z]\w*"),  # private names have no pages
@@ -53,11 +60,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(int|str|bool|float|object|dict|tuple|list|type|None|Any)"),
     ("py:class", r"(ValueError|AssertionError|Exception|TypeError)"),
     ("py:class", r"NamedTuple|Enum"),
-    # The game protocol's type variables stand for each game's own types.
-    (
-        "py:(class|obj)",
-        r"(dicekit\.protocol\.)?(StateT|ActionT|ConfigT|_StateIn|_ActionOut|_ActionIn)",
-    ),
+    # The type variables of the game protocol stand for each game's own types.
+    ("py:(class|obj)", r"(dicekit\.protocol\.)?(StateT|ActionT|ConfigT|_\w+)"),
     # The research frameworks' own types (cantstop.openspiel, cantstop.envs) have no pages here.
     ("py:class", r"(numpy|pyspiel|gymnasium|pettingzoo)\..*"),
 ]

@@ -8,11 +8,13 @@ engine's own decisions) and a picture for a terminal
 (:class:`dicekit.protocol.TextPicture`), and adds one key to its spec
 examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
->>> from dicekit.protocol import Game, Stepping, Tagging, TextPicture
+>>> from dicekit.protocol import ActionSpace, Game, Stepping, Tagging, TextPicture
 >>> isinstance(GAME, Stepping), isinstance(GAME, Tagging), isinstance(GAME, TextPicture)
 (True, True, True)
 >>> GAME.info.name
 'finishline'
+>>> isinstance(GAME, ActionSpace), len(GAME.action_space(GAME.config(2)))
+(True, 1280)
 >>> state = GAME.apply(GAME.new_game(GAME.config(3)), GAME.parse_action('r34'))
 >>> GAME.format_state(state), len(GAME.legal_actions(state))
 ('..../..../..../..../..../.... 0/0/0 0c34', 16)
@@ -20,6 +22,7 @@ examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -27,7 +30,8 @@ from pathlib import Path
 from dicekit.protocol import JSON, Bot, GameInfo, Step
 from dicekit.spec import ExampleFailure, ExampleKey, Played
 from finishline import jsonform, notation, players, svg, text
-from finishline.actions import Action, Roll
+from finishline.actions import Action, Double, Move, Play, Roll, Sideways
+from finishline.board import CELLS
 from finishline.config import MAX_PLAYERS, MIN_PLAYERS, Config
 from finishline.errors import InvalidState, brief
 from finishline.state import Event, Phase, State, new_game, perft
@@ -170,10 +174,36 @@ class FinishLine:
         """Return the built-in players by name: ``random`` and ``racer``."""
         return players.PLAYERS
 
+    def action_space(self, config: Config) -> Sequence[Action]:
+        """Return every play, sideways step and double advance, each once, in a fixed order.
+
+        The numbering of the research adapters (:class:`dicekit.protocol.ActionSpace`):
+        the plays of one move, then of two, then the sideways steps and the
+        double advances, each group in the order of its cells.  It is the same
+        for every configuration.
+        """
+        return _ACTION_SPACE
+
     # -- the spec ----------------------------------------------------------------------
     def example_keys(self) -> Mapping[str, ExampleKey]:
         """Return the game's own example key: ``perft``, the whole-roll counts of a state."""
         return {"perft": ExampleKey("whole-roll counts: 'choices=N forfeits=M'", _check_perft)}
+
+
+def _action_space() -> tuple[Action, ...]:
+    """Return every well-formed play, sideways step and double advance (N2.3 to N2.5)."""
+    shapes = ((True, 0), (True, 1), (False, 1), (False, 2))
+    single = [
+        Move(c, enter=e, rows=r) for c in CELLS for e, r in shapes if not (r == 2 and c.row == 1)
+    ]
+    one_die = [m for m in single if len(m.dice) == 1]
+    plays = [Play((m,)) for m in single]
+    plays += [Play(pair) for pair in itertools.combinations(one_die, 2)]
+    sideways = [Sideways(c, to) for c in CELLS for to in c.neighbours]
+    return (*plays, *sideways, *(Double(c) for c in CELLS))
+
+
+_ACTION_SPACE = _action_space()
 
 
 def _check_perft(played: Played, expected: str) -> None:

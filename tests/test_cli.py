@@ -197,6 +197,29 @@ BAD_ARGUMENTS: list[object] = [
         ["conform", "--run", "nomatch*", "--", sys.executable, "-m", "cantstop", "serve"],
         "nomatch",
     ),
+    # Every game: --game, and each game's own players, states and configurations.
+    (["spec", "--game", "nosuch"], "--game"),
+    (["show", "--game", "nosuch", "x"], "--game"),
+    (["show", "--game", "tower", "-"], "stdin"),
+    (["moves", "--game", "tower", "-"], "stdin"),
+    (["perft", "--game", "finishline", "-"], "stdin"),
+    (["demo", "--game", "tower", "--players", "runner"], "--players"),
+    (["demo", "--game", "finishline", "--players", "rule28,random"], "--players"),
+    (["demo", "--game", "tower", "--players", "human,runner"], "--players"),
+    (["demo", "--game", "tower", "--seed", "-1"], "--seed"),
+    (["simulate", "--game", "tower", "--players", "runner,nobody"], "--players"),
+    # The rows are formatted with {tmp}, so braces of JSON are doubled.
+    (["simulate", "--game", "finishline", "--rules", "{{nope"], "--rules"),
+    (["simulate", "--game", "tower", "--rules", '{{"players": 3}}'], "--rules"),
+    (["simulate", "--game", "tower", "--rules", '{{"board": "nope"}}'], "R12.3"),
+    (["simulate", "--game", "finishline", "--games", "0"], "--games"),
+    (["play", "--game", "tower", "--variant", "A"], "--variant"),
+    (["play", "--game", "tower", "--columns-to-win", "2"], "--columns-to-win"),
+    (["play", "--game", "finishline", "--resume", EXISTING], "--resume"),
+    (["play", "--game", "finishline", "--players", "human"], "--players"),
+    (["play", "--game", "finishline", "--players", "human,wizard"], "--players"),
+    (["play", "--game", "tower", "--first-player", "3"], "R3.2"),
+    (["play", "--game", "tower", "--record", FOLDER], "folder"),
 ]
 
 
@@ -364,6 +387,12 @@ LONG_ARGUMENTS = [
     ["perft", LONG],
     ["explain", LONG],
     ["explain", "-/- - 0r", LONG],
+    ["show", "--game", "tower", LONG],
+    ["moves", "--game", "finishline", LONG],
+    ["perft", "--game", "tower", LONG],
+    ["demo", "--game", "finishline", "--players", LONG],
+    ["simulate", "--game", "tower", "--players", LONG],
+    ["play", "--game", "tower", "--players", LONG],
 ]
 
 
@@ -416,12 +445,14 @@ def test_spec_check_reports_failing_examples_on_stderr(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A failing example is listed on stdout and ends in the error line and status 1."""
-    from cantstop.commands import spec as spec_command
     from cantstop.spec import load_spec
+    from dicekit import spec as layer
 
     example = load_spec().examples[0]
     monkeypatch.setattr(
-        spec_command, "iter_failures", lambda spec: iter([(example, f"{example.id}: wrong")])
+        layer,
+        "iter_failures",
+        lambda game, spec: iter([(example, f"{example.id}: wrong")]),
     )
     assert main(["spec", "--check"]) == 1
     captured = capsys.readouterr()
@@ -429,6 +460,23 @@ def test_spec_check_reports_failing_examples_on_stderr(
     first = f"{example.id}: wrong"
     assert captured.err == (
         f"cantstop spec: error: 1 example fails against the engine; the first: {first}\n"
+    )
+
+
+def test_spec_of_can_t_stop_that_does_not_read_is_one_error_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Can't Stop's spec is read as every game's: a malformed file is status 1, no traceback."""
+    from dicekit import spec as layer
+
+    def malformed(game: object) -> None:
+        raise ValueError("rules/05-placing.md:12: an example block without an id")
+
+    monkeypatch.setattr(layer, "load_game_spec", malformed)
+    assert main(["spec"]) == 1
+    assert capsys.readouterr().err == (
+        "cantstop spec: error: the spec of Can't Stop does not read: "
+        "rules/05-placing.md:12: an example block without an id\n"
     )
 
 
@@ -467,6 +515,10 @@ FAILING_RUNS = [
     ["play", "--resume", "{tmp}/bad.jsonl"],
     ["explain", "7:2/- - 0c3455", "7"],
     ["explain", "7:2/- - 0c3455", "8+9+10"],
+    ["show", "--game", "tower", "R0,12/B5 B 9t @ours"],
+    ["moves", "--game", "finishline", "..../..../..../..../..../.... 0/0 0c37"],
+    ["perft", "--game", "finishline", "..../..0./..../..../0.../.... 0/0 1c34"],
+    ["perft", "--game", "tower", "R0,0/B0,0 - 0c35 @ours"],
 ]
 
 

@@ -113,8 +113,8 @@ def test_the_schema_is_not_vacuous() -> None:
 
 def test_text_the_port_sends_is_kept_legal_xml(tmp_path: Path) -> None:
     """Control characters in a port's message are escaped, so the report stays XML."""
-    from cantstop.conformance.base.report import junit_xml
-    from cantstop.conformance.base.run import CaseResult, Run
+    from dicekit.conformance.report import junit_xml
+    from dicekit.conformance.run import CaseResult, Run
 
     failed = CaseResult("apply-00001", "failed", ["R7.3"], "refused: no\x1b[2J\x00")
     document = etree.fromstring(junit_xml(Run([failed], None, ["port"])).encode("utf-8"))

@@ -14,8 +14,8 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import harness
-from cantstop.conformance.base.lines import LineError, decode
 from cantstop.conformance.serve import serve
+from dicekit.conformance.lines import LineError, decode
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = [sys.executable, "-m", "cantstop", "serve"]

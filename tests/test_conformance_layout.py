@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import ast
-import hashlib
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
+from cantstop.conformance import generate
+from dicekit.conformance.frozen import FrozenError, check_frozen, read_frozen
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "cantstop" / "conformance"
-LAYER = PACKAGE / "base"
+LAYER = ROOT / "dicekit" / "conformance"
 
-#: The sha256 of every file of each released suite version: a released file never changes.
+#: The sha256 of every file of each released suite version, as recorded when it was released:
+#: the frozen-hash list (``spec/conformance/frozen.json``) must keep them.
 RELEASED: dict[str, dict[str, str]] = {
     "v1": {
         "apply.json": "aa4ab44af610f78c950db8ff793ea9ae1c91a431d6c7324c47c15d1f7e05eca2",
@@ -30,10 +35,10 @@ RELEASED: dict[str, dict[str, str]] = {
 
 
 def _modules() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+    return sorted([*PACKAGE.rglob("*.py"), *LAYER.rglob("*.py")])
 
 
-@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_each_module_is_short_and_names_its_concern(path: Path) -> None:
     """Under 600 lines, and a module docstring whose first line says what the module holds."""
     text = path.read_text(encoding="utf-8")
@@ -57,12 +62,10 @@ def _imports(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", sorted(LAYER.glob("*.py")), ids=lambda p: p.name)
 def test_the_game_neutral_layer_imports_no_game(path: Path) -> None:
-    """A module of ``cantstop.conformance.base`` imports the standard library and its package."""
+    """A module of ``dicekit.conformance`` imports the standard library and the layer alone."""
     for module in _imports(path):
         top = module.split(".")[0]
-        assert top != "dicekit", module
-        if top == "cantstop":
-            assert module.startswith("cantstop.conformance.base"), (path.name, module)
+        assert top in sys.stdlib_module_names or top == "dicekit", (path.name, module)
 
 
 def test_the_layer_check_is_not_vacuous(tmp_path: Path) -> None:
@@ -72,9 +75,34 @@ def test_the_layer_check_is_not_vacuous(tmp_path: Path) -> None:
     assert "cantstop.game" in _imports(sample)
 
 
-@pytest.mark.parametrize("version", sorted(RELEASED))
-def test_released_vector_files_never_change(version: str) -> None:
+def test_the_frozen_list_holds_every_released_version() -> None:
+    """spec/conformance/frozen.json lists v1 with the hashes recorded at its release, only v1."""
+    assert read_frozen(ROOT / "spec" / "conformance") == RELEASED
+
+
+def test_released_vector_files_never_change() -> None:
     """Every file of a released suite version keeps its hash, and no file is added."""
-    folder = ROOT / "spec" / "conformance" / version
-    found = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*.json")}
-    assert found == RELEASED[version]
+    assert check_frozen(ROOT / "spec" / "conformance") == []
+
+
+def test_the_frozen_check_sees_a_change_a_removal_and_an_addition(tmp_path: Path) -> None:
+    """A copy of v1 with one byte changed, one file gone and one added: three problems."""
+    shutil.copytree(ROOT / "spec" / "conformance" / "v1", tmp_path / "v1")
+    shutil.copy(ROOT / "spec" / "conformance" / "frozen.json", tmp_path / "frozen.json")
+    assert check_frozen(tmp_path) == []
+    with (tmp_path / "v1" / "perft.json").open("ab") as file:
+        file.write(b" ")
+    (tmp_path / "v1" / "rolls.json").unlink()
+    (tmp_path / "v1" / "extra.json").write_text("{}", encoding="utf-8")
+    assert check_frozen(tmp_path) == [
+        "v1/extra.json was added after v1 was released",
+        "v1/perft.json has changed since v1 was released",
+        "v1/rolls.json is missing; v1 was released with it",
+    ]
+
+
+def test_the_generator_refuses_to_write_a_released_version(tmp_path: Path) -> None:
+    """Regenerating into v1 is refused before a file is written, by the command as well."""
+    with pytest.raises(FrozenError, match="frozen"):
+        generate.write(ROOT / "spec" / "conformance" / "v1")
+    assert check_frozen(ROOT / "spec" / "conformance") == []

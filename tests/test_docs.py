@@ -1,4 +1,4 @@
-"""The documentation site: a -n -W build, doctests, spec examples, generated tables, a browser."""
+"""The documentation site, all three games: a -n -W build, doctests, examples, tables, a browser."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import importlib
 import itertools
 import os
 import pkgutil
+import posixpath
 import re
 import shutil
 import subprocess
@@ -18,16 +19,26 @@ from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from cantstop.spec import load_spec
+from dicekit.spec import Spec, load_game_spec
 from tests.docsite import built_site
 from tests.extras import require
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: The games beside Can't Stop, each with its section of the site in the directory of its name.
+GAMES = ("finishline", "tower")
+
+
+def game_spec(name: str) -> Spec:
+    """Return the spec of the game ``name`` (a package with its ``GAME``), as the layer reads it."""
+    return load_game_spec(importlib.import_module(name).GAME)
+
 
 pytest.importorskip("sphinx")
 pytest.importorskip("myst_parser")
@@ -97,9 +108,16 @@ def all_rolls() -> Iterator[tuple[int, ...]]:
 
 def test_the_site_builds_nitpicky_with_warnings_as_errors(site: Path) -> None:
     pages = ("index", "rules/index", "notation", "perft", "api", "proofs", "ports", "explain")
-    for page in (*pages, "questions", "glossary", "sources"):
+    for page in (*pages, "questions", "glossary", "sources", "games"):
         assert (site / f"{page}.html").is_file(), page
     assert (site / "probabilities.html").is_file()
+    for game in GAMES:
+        for page in ("index", "rules/index", "notation", "questions", "sources", "proofs"):
+            assert (site / game / f"{page}.html").is_file(), (game, page)
+        for chapter in sorted((ROOT / game / "spec" / "rules").glob("*.md")):
+            assert (site / game / "rules" / f"{chapter.stem}.html").is_file(), chapter
+    assert (site / "tower" / "board.html").is_file()
+    assert (site / "tower" / "boards.html").is_file()
 
 
 def test_the_doctest_builder_passes(tmp_path: Path) -> None:
@@ -133,6 +151,214 @@ def test_every_spec_example_is_on_its_page_with_its_pictures(site: Path) -> None
     assert len(cards) == len(spec.examples)
     for html in pages.values():
         assert "FAILED" not in html
+
+
+def cards_of(html: str) -> dict[str, str]:
+    """Return the HTML of each example card of a page, by the card's anchor."""
+    chunks = html.split('<div class="cs-example docutils container" id="')[1:]
+    return {chunk[: chunk.index('"')]: chunk[: chunk.find("</dl>")] for chunk in chunks}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_example_of_the_other_games_is_on_its_page_with_its_drawings(
+    site: Path, game: str
+) -> None:
+    """Each example of the game's spec is on the page of its file, passed, drawn by the game.
+
+    A page of the section mirrors a file of the spec (``rules/05-placing.md`` is
+    ``finishline/rules/05-placing.html``); an example with a state shows it
+    drawn, and one with a result and no error the state after as well.
+    """
+    spec = game_spec(game)
+    board = f'class="{game}-board"'
+    pages: dict[str, str] = {}
+    seen = 0
+    for example in spec.examples:
+        page = f"{game}/{example.path.removesuffix('.md')}.html"
+        if page not in pages:
+            pages[page] = (site / page).read_text(encoding="utf-8")
+        card = cards_of(pages[page]).get(example.id.lower(), "")
+        assert card, f"{game} {example.id} is not on {page}"
+        assert "ran against the engine: passed" in card, (game, example.id)
+        if example.get("state") is not None:
+            assert board in card, (game, example.id)
+        if example.get("result") is not None and example.get("error") is None:
+            assert card.count(board) >= 2, (game, example.id)
+        if example.get("error") is not None:
+            assert f">{example.get('error')}</a>" in card, (game, example.id)
+        seen += 1
+    assert seen == len(spec.examples) == sum(len(cards_of(html)) for html in pages.values())
+    for html in pages.values():
+        assert "FAILED" not in html
+
+
+class Entries(HTMLParser):
+    """Collect each section under a third-level heading: its title and the examples in it."""
+
+    # The handlers override HTMLParser's; they are documented there.
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[str, list[str]] = {}
+        self._open: list[str | None] = []  # for each open section, the entry it is, if any
+        self._title: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:  # noqa: D102
+        found = dict(attrs)
+        if tag == "section":
+            self._open.append(None)
+        elif tag == "h3" and self._open:
+            self._title = []
+        elif tag == "div" and "cs-example" in (found.get("class") or "").split():
+            entry = next((e for e in reversed(self._open) if e is not None), None)
+            if entry is not None:
+                self.entries[entry].append(str(found.get("id")))
+
+    def handle_endtag(self, tag: str) -> None:  # noqa: D102
+        if tag == "section" and self._open:
+            self._open.pop()
+        elif tag == "h3" and self._title is not None:
+            title = "".join(self._title).strip().rstrip("\N{PILCROW SIGN}").strip()
+            self.entries[title] = []
+            self._open[-1] = title
+            self._title = None
+
+    def handle_data(self, data: str) -> None:  # noqa: D102
+        if self._title is not None:
+            self._title.append(data)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_questions_page_of_the_other_games_has_every_entry(site: Path, game: str) -> None:
+    """Every question of the game's questions.md is on its page, with the examples under it."""
+    wanted: dict[str, list[str]] = {}
+    current = None
+    for line in (ROOT / game / "spec" / "questions.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("### "):
+            current = line[4:].strip()
+            wanted[current] = []
+        elif line.startswith("id: E") and current is not None:
+            wanted[current].append(line[4:].strip().lower())
+    assert len(wanted) >= 15
+    assert all(wanted.values()), "each question has an example"
+    parser = Entries()
+    parser.feed((site / game / "questions.html").read_text(encoding="utf-8"))
+    assert parser.entries == wanted
+
+
+def rule_links(page: Path, site: Path) -> set[str]:
+    """Return where each rule link of ``page`` leads: a page of the site and the anchor."""
+    html = page.read_text(encoding="utf-8")
+    here = page.relative_to(site).parent.as_posix()
+    found = set()
+    for href in re.findall(r'class="cs-rule reference internal" href="([^"]+)"', html):
+        path, _, anchor = href.partition("#")
+        target = page.relative_to(site).as_posix() if not path else f"{here}/{path}"
+        found.add(posixpath.normpath(target) + "#" + anchor)
+    return found
+
+
+def test_rule_ids_link_to_the_rules_of_the_pages_own_game(site: Path) -> None:
+    """R5.2 means another rule in each game: each page's rule ids link to its own game's rules."""
+    for game in GAMES:
+        pages = sorted((site / game).rglob("*.html"))
+        assert pages
+        for page in pages:
+            for link in rule_links(page, site):
+                assert link.startswith(f"{game}/"), (page, link)
+    moving = rule_links(site / "finishline" / "rules" / "06-moving.html", site)
+    assert "finishline/rules/01-equipment.html#rule-r1-2" in moving  # R1.2 The finish line
+    assert "finishline/rules/06-moving.html#rule-r6-4" in moving
+    sources = rule_links(site / "tower" / "sources.html", site)
+    assert "tower/rules/02-board.html#rule-r2-7" in sources  # R2.7 The shipped boards
+    for page in [*sorted((site / "rules").glob("*.html")), site / "questions.html"]:
+        for link in rule_links(page, site):
+            assert not link.startswith(tuple(f"{game}/" for game in GAMES)), (page, link)
+    assert "rules/05-playing-a-sum.html#rule-r5-2" in rule_links(site / "questions.html", site)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_other_games_rule_pages_list_the_proof_checks_that_cite_them(
+    site: Path, game: str
+) -> None:
+    """Every rule a check of the game's results file cites lists it, linked to the game's table."""
+    import json
+
+    results = json.loads((ROOT / game / "proofs" / "results.json").read_text(encoding="utf-8"))
+    proofs = (site / game / "proofs.html").read_text(encoding="utf-8")
+    spec = game_spec(game)
+    cited: dict[str, set[str]] = {}
+    for check in results["checks"]:
+        for rule in check["rules"]:
+            cited.setdefault(rule, set()).add(check["property"])
+    assert cited
+    for rule, properties in cited.items():
+        path = site / game / (spec.rules[rule].path.removesuffix(".md") + ".html")
+        html = path.read_text(encoding="utf-8")
+        section = html[html.index(f'<section id="rule-{rule.lower().replace(".", "-")}"') :]
+        box = section[section.index("Proof checks that cite this rule") :]
+        box = box[: box.index("</details>")]
+        up = "../" * (len(path.relative_to(site / game).parts) - 1)
+        for prop in properties:
+            anchor = "proof-" + re.sub(r"[^a-z0-9]+", "-", prop.lower()).strip("-")
+            assert f'href="{up}proofs.html#{anchor}"' in box, (game, rule, prop)
+            assert f'id="{anchor}"' in proofs, (game, prop)
+    assert f"{len(results['checks'])} checks with z3" in proofs
+
+
+def test_each_shipped_board_is_drawn_from_its_file(site: Path) -> None:
+    """The boards page draws each file of tower/boards/ with its fields, as our own construction."""
+    import json
+
+    from tower.board import BOARD_FILES
+
+    html = (site / "tower" / "boards.html").read_text(encoding="utf-8")
+    names = BOARD_FILES.names()
+    assert names == ("ours", "small")
+    for name in names:
+        data = json.loads((ROOT / "tower" / "boards" / f"{name}.json").read_text("utf-8"))
+        start = html.index(f'<span class="pre">tower/boards/{name}.json</span>')
+        box = html[start : html.index("</table>", start)]
+        assert (
+            "the project's own construction, not the published board" in html[start : start + 600]
+        )
+        svg = box[box.index('<svg xmlns="http://www.w3.org/2000/svg" class="tower-board"') :]
+        svg = svg[: svg.index("</svg>")]
+        assert f"@{name}</title>" in svg
+        drawn = re.findall(r'<g class="field" data-field="(\d+)">', svg)
+        assert sorted(map(int, drawn)) == sorted(map(int, data["fields"])), name
+        # The table has a row per colour of the file, with its goal field.
+        for letter, colour in data["colours"].items():
+            assert f"<p>{colour['name']} ({letter})</p>" in box, (name, letter)
+            assert f"<p>{colour['goal']}</p>" in box, (name, letter)
+
+
+def test_the_other_games_name_their_source_and_its_readings(site: Path) -> None:
+    """Each game's Sources page says what its source is and links the rules of its readings."""
+    for game, number, readings in (("finishline", "003", 6), ("tower", "002", 8)):
+        html = (site / game / "sources.html").read_text(encoding="utf-8")
+        assert f"source {number}" in html, game
+        section = html[html.index('id="the-readings-the-spec-took"') :]
+        assert section.count("<li><p><strong>") >= readings, game
+        linked = set(re.findall(r'class="cs-rule reference internal" href="([^"]+)"', section))
+        assert len(linked) >= readings, game
+
+
+def test_the_front_page_and_the_games_page_lead_to_every_game(site: Path) -> None:
+    """Can't Stop's pages come first; a second part of the navigation holds the other games."""
+    index = (site / "index.html").read_text(encoding="utf-8")
+    toctrees = index[index.index('class="toctree-wrapper') :]
+    links = re.findall(r'<a class="reference internal" href="([^"#]+)"', toctrees)
+    assert links[0] == "questions.html"
+    assert links.index("games.html") > links.index("ports.html")
+    for game in GAMES:
+        assert f"{game}/index.html" in links
+        assert f'href="{game}/index.html"' in index[: index.index('class="toctree-wrapper')]
+    games = (site / "games.html").read_text(encoding="utf-8")
+    for target in ("index.html", "finishline/index.html", "tower/index.html"):
+        assert f'href="{target}"' in games, target
+    for step in ("Numbered rules with clarifications.", "Examples that run.", "Hypothesis"):
+        assert step in games, step
 
 
 def documented(site: Path) -> set[str]:
@@ -332,16 +558,31 @@ def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
         check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    # Each example with a state draws it, and the state after its actions unless rejected.
+    # Each example with a state draws it, and the state after its actions unless rejected:
+    # Can't Stop's pages, and the sections of the other games.
     boards: dict[str, int] = {}
-    for example in load_spec().examples:
-        if example.get("state") is not None:
-            page = example.path.removesuffix(".md") + ".html"
-            after = bool(example.get("actions") or example.get("action"))
-            after = after and example.get("error") is None
-            boards[page] = boards.get(page, 0) + 1 + after
+    specs: list[tuple[str, Any]] = [("", load_spec())]
+    specs += [(f"{game}/", game_spec(game)) for game in GAMES]
+    for directory, spec in specs:
+        for example in spec.examples:
+            if example.get("state") is not None:
+                page = directory + example.path.removesuffix(".md") + ".html"
+                after = bool(example.get("actions") or example.get("action"))
+                after = after and example.get("error") is None
+                boards[page] = boards.get(page, 0) + 1 + after
+    assert any(page.startswith("tower/") for page in boards)
     for page, count in boards.items():
         assert f"{page}: {count} boards," in run.stdout, page
+    for game in GAMES:
+        questions = len(
+            re.findall(
+                r"^### ",
+                (ROOT / game / "spec" / "questions.md").read_text(encoding="utf-8"),
+                re.MULTILINE,
+            )
+        )
+        assert f"{game}/questions.html: {questions} of {questions} questions" in run.stdout
+    assert re.search(r"search.html: (\d+) of \1 rule titles found first", run.stdout)
 
 
 CITED = """{"z3_version": "4.15.4", "generated_by": "python -m proofs --json x",
@@ -672,7 +913,8 @@ def extension_module(name: str) -> ModuleType:
 
 def test_the_docstring_examples_of_the_extensions_hold() -> None:
     """The doctests of docs/_ext run here, since pytest collects none from docs/."""
-    names = ["specsite.rules", "specsite.proofs", "cantstop_spec", "cantstop_tryit"]
+    names = ["specsite.rules", "specsite.proofs", "specsite.markup", "cantstop_spec"]
+    names += ["cantstop_tryit", "dicekit_site", "tower_spec"]
     for name in names:
         result = doctest.testmod(extension_module(name), optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0, name
@@ -697,6 +939,10 @@ def test_the_spec_extension_imports_no_game() -> None:
     allowed = {"specsite", "sphinx", "docutils", *sys.stdlib_module_names}
     for path in modules:
         assert imports_of(path) <= allowed, (path.name, imports_of(path) - allowed)
+    # The site of any game on the layer imports the layer, and still no game.
+    layer = imports_of(DOCS / "_ext" / "dicekit_site.py")
+    assert "dicekit" in layer
+    assert layer <= allowed | {"dicekit"}, layer - allowed
 
 
 TOY_CONF = """
@@ -857,3 +1103,83 @@ def test_another_games_failing_example_fails_the_build(tmp_path: Path) -> None:
     assert build.returncode != 0
     assert "spec example failed: E001: expected 6, got 5" in output
     assert "toy spec check failed" in output
+
+
+OTHER_SPEC = """# Other counting
+
+## T1 Other counting
+
+### T1.1 Adding again
+
+The other game adds too; its limit is T1.2.
+
+```example
+id: E001
+title: One and one
+rules: T1.1
+state: 1
+action: +1
+result: {result}
+```
+
+### T1.2 The other limit
+
+No state is past 20.
+"""
+
+
+def two_game_site(tmp_path: Path, result: str) -> Path:
+    """Return the source of a site with two toy games, the second on the pages under other/."""
+    source = toy_site(tmp_path, "5")
+    conf = (source / "conf.py").read_text(encoding="utf-8")
+    conf = conf.replace(
+        'exclude_patterns = ["spec"]',
+        'exclude_patterns = ["spec", "spec2"]\nother_spec_dir = "spec2"\n'
+        'other_proof_results = "results.json"',
+    )
+    conf = conf.replace(
+        '    setup_site(app, Counting(), "toy")\n',
+        '    setup_site(app, Counting(), "toy")\n'
+        '    setup_site(app, Counting(), "other", pages="other/")\n',
+    )
+    (source / "conf.py").write_text(conf, encoding="utf-8")
+    (source / "spec2").mkdir()
+    (source / "spec2" / "01-counting.md").write_text(
+        OTHER_SPEC.format(result=result), encoding="utf-8"
+    )
+    (source / "other").mkdir()
+    (source / "other" / "index.md").write_text(
+        "```{include} ../spec2/01-counting.md\n```\n", encoding="utf-8"
+    )
+    index = (source / "index.md").read_text(encoding="utf-8")
+    index += "\nSee T1.2.\n\n```{toctree}\nother/index\n```\n"
+    (source / "index.md").write_text(index, encoding="utf-8")
+    return source
+
+
+def test_two_games_on_one_site_keep_their_own_rules_and_examples(tmp_path: Path) -> None:
+    """Two games with the same rule and example ids: each page runs and links its own game's."""
+    build = sphinx(two_game_site(tmp_path, "2"), tmp_path / "out")
+    assert build.returncode == 0, build.stdout + build.stderr
+    first = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    other = (tmp_path / "out" / "other" / "index.html").read_text(encoding="utf-8")
+    assert "TWO AND THREE MAKE FIVE" in first
+    assert "TWO AND THREE MAKE FIVE" not in other
+    assert "ONE AND ONE" in other
+    for html in (first, other):
+        links = re.findall(r'class="cs-rule reference internal" href="([^"]+)"', html)
+        assert links
+        assert set(links) <= {"#rule-t1-1", "#rule-t1-2"}, links
+        assert 'id="rule-t1-2"' in html
+        assert len(cards_of(html)) == 1
+        assert "ran against the engine: passed" in html
+
+
+def test_the_second_games_failing_example_is_reported_with_its_game(tmp_path: Path) -> None:
+    """A failing example of the second game fails the build under that game's name only."""
+    build = sphinx(two_game_site(tmp_path, "3"), tmp_path / "out", strict=False)
+    output = build.stdout + build.stderr
+    assert build.returncode != 0
+    assert "other spec check failed" in output
+    assert "spec example failed: E001: expected 3, got 2" in output
+    assert "toy spec check failed" not in output

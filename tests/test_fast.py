@@ -194,7 +194,7 @@ def test_move_table_on_synthetic_positions() -> None:
 def test_successors_equal_states_the_constructor_checks(name: str) -> None:
     """Transitions build states field by field; the constructor, checking R16, agrees on each."""
     from cantstop._tables import compute_starts
-    from cantstop.game import _turn_starts
+    from cantstop.transitions import turn_starts
 
     for seed in range(3):
         for state in random_game(CONFIGS[name], seed):
@@ -210,7 +210,7 @@ def test_successors_equal_states_the_constructor_checks(name: str) -> None:
                 state._situation,
             ), format_state(state)
             # The turn-start situations handed on from state to state are the fresh ones.
-            assert _turn_starts(state) == compute_starts(fresh), format_state(state)
+            assert turn_starts(state) == compute_starts(fresh), format_state(state)
 
 
 def test_copies_of_a_state_are_the_state() -> None:

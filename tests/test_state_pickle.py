@@ -18,6 +18,7 @@ import pytest
 
 from cantstop import (
     ORDERED_ROLLS,
+    ColumnMap,
     IllegalAction,
     Phase,
     State,
@@ -103,3 +104,25 @@ def test_every_pickle_protocol_from_2(protocol: int) -> None:
     loaded = pickle.loads(pickle.dumps(states, protocol=protocol))
     assert loaded == states
     assert [s.legal_moves() for s in loaded] == [s.legal_moves() for s in states]
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_a_column_map_pickles_as_its_dict_alone(protocol: int) -> None:
+    """A column map loads equal, hashing alike and in column order, from its dict alone."""
+    original = ColumnMap({12: 2, 7: 3, 10: 1})
+    loaded = pickle.loads(pickle.dumps(original, protocol))
+    assert loaded == original
+    assert hash(loaded) == hash(original)
+    assert list(loaded.items()) == [(7, 3), (10, 1), (12, 2)]
+    assert original.__reduce__()[1] == ({7: 3, 10: 1, 12: 2},)  # no items tuple, no hash
+
+
+def test_a_column_maps_views_are_read_only_and_ordered() -> None:
+    """``items``, ``keys`` and ``values`` read the map in column order and cannot change it."""
+    columns = ColumnMap({10: 1, 7: 3})
+    assert list(columns.items()) == [(7, 3), (10, 1)]
+    assert list(columns.keys()) == [7, 10]
+    assert list(columns.values()) == [3, 1]
+    assert columns.items() == {(10, 1), (7, 3)}  # a set-like view, as Mapping promises
+    assert not hasattr(columns.items(), "__setitem__")
+    assert not hasattr(columns.keys(), "add")

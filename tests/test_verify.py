@@ -241,7 +241,9 @@ def test_the_examples_of_the_record_format_verify(
 ) -> None:
     """The records shown in ``spec/record.md`` are valid, and the tampering it shows fails so."""
     blocks = _record_md_blocks()
-    assert len(blocks) == 3  # the header, a header with the optional play field, a game
+    # The header, a header with the optional play field, a game; a finish-line race's opening.
+    assert len(blocks) == 4
+    assert '"game":"finishline"' in blocks[3][0]
     for index, block in enumerate(blocks):
         path = tmp_path / f"record{index}.jsonl"
         path.write_text("\n".join(block) + "\n", encoding="utf-8")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Mutation check of the rules kernel (cantstop/game.py, _tables.py, analysis.py, refusals.py
-# and invariants.py) with mutmut ([tool.mutmut] in pyproject.toml says what is mutated and
-# which tests run).
+# Mutation check of the rules kernel (cantstop/game.py, transitions.py, _tables.py,
+# analysis.py, refusals.py and invariants.py) with mutmut ([tool.mutmut] in pyproject.toml
+# says what is mutated and which tests run).
 #
 #   bash tools/mutation.sh [WORKDIR]
 #

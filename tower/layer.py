@@ -2,7 +2,11 @@
 
 Every method hands over to the engine (:mod:`tower.game`), the notation
 (:mod:`tower.notation`) and the JSON forms (:mod:`tower.jsonform`); nothing
-is decided here.
+is decided here.  The game reports the event of each transition
+(:class:`dicekit.protocol.Stepping`), its spec examples list legal moves in
+the order of R5.5 (:class:`dicekit.spec.OrdersMoves`), and it adds three keys
+to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and ``board`` with
+``board-change``, which state a board to be refused without a state.
 
 >>> from fractions import Fraction
 >>> state = GAME.new_game(GAME.config(2))
@@ -21,12 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
-from dicekit.protocol import JSON, Bot, Game, GameInfo
+from dicekit.errors import RuleError
+from dicekit.protocol import JSON, Bot, Game, GameInfo, Step
+from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
+from dicekit.spec import Example as SpecExample
 from tower import jsonform, notation
+from tower.board import board_to_json, load_board
 from tower.config import Config, make_config
-from tower.game import Action, Phase, State, Throw, new_game
+from tower.game import Action, Event, Move, Phase, State, Throw, new_game, perft
 from tower.invariants import check_state
+from tower.neutral.boarddata import change
 from tower.neutral.dice import sorted_outcomes
 
 __all__ = ["GAME", "TowerGame"]
@@ -46,6 +56,10 @@ class TowerGame:
         max_players=4,
         spec_dir=Path(__file__).resolve().parent / "spec",
     )
+    #: The events of :meth:`step`, in the order the spec lists them.
+    events = tuple(event.value for event in Event)
+    #: The spec's examples list legal moves in the order of R5.5.
+    moves_in_order = True
 
     def config(self, players: int) -> Config:
         """Return the standard configuration: our board, its first colours for ``players``."""
@@ -86,6 +100,11 @@ class TowerGame:
     def apply(self, state: State, action: Action) -> State:
         """Return the state after ``action``."""
         return state.apply(action)
+
+    def step(self, state: State, action: Action) -> Step[State]:
+        """Return the state after ``action`` and its event's name."""
+        after = state.step(action)
+        return Step(after.state, after.event.value)
 
     def check(self, state: State) -> None:
         """Raise ``InvalidState`` if ``state`` breaks an invariant of R13."""
@@ -129,11 +148,75 @@ class TowerGame:
 
         return state_svg(state)
 
+    def state_text(self, state: State) -> str:
+        """Return a picture of ``state`` in plain text, for a terminal (:mod:`tower.text`)."""
+        from tower.text import state_text
+
+        return state_text(state)
+
+    def action_space(self, config: Config) -> Sequence[Action]:
+        """Return every move a player may make under ``config``: each step before the goal, 1 to 6.
+
+        The numbering of the research adapters (:class:`dicekit.protocol.ActionSpace`),
+        by step and then points: ``0+1`` is 0, ``0+6`` is 5, ``1+1`` is 6.
+        """
+        longest = max(config.lengths)
+        return tuple(Move(step, points) for step in range(longest) for points in range(1, 7))
+
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``runner``."""
         from tower.players import PLAYERS
 
         return PLAYERS
+
+    def example_keys(self) -> Mapping[str, ExampleKey]:
+        """Return the game's own example keys: ``perft``, ``board`` and ``board-change``."""
+        return {
+            "perft": ExampleKey(
+                "whole-throw counts of a state about to throw: 'choices=N forfeits=M'", _perft
+            ),
+            "board": ExampleKey(
+                "with board-change: the shipped board that is changed", None, _board
+            ),
+            "board-change": ExampleKey(
+                "changes to that board's JSON form (PATH=VALUE words) that make a board "
+                "to be refused under the example's error",
+                None,
+                _board_change,
+            ),
+        }
+
+
+def _perft(played: Played, expected: str) -> None:
+    try:
+        counts = perft(played.state)
+    except RuleError as exc:
+        raise ExampleFailure(f"perft needs a state about to throw: {exc}") from None
+    got = f"choices={counts.choices} forfeits={counts.forfeits}"
+    if got != expected:
+        raise ExampleFailure(f"expected {expected}, got {got}")
+
+
+def _board(game: Game[Any, Any, Any], example: SpecExample, name: str) -> Game[Any, Any, Any]:
+    if example.get("board-change") is None:
+        raise ExampleFailure(f"board {name} names the board that board-change changes; give both")
+    return game
+
+
+def _board_change(game: Game[Any, Any, Any], example: SpecExample, words: str) -> Settled:
+    name = example.get("board")
+    if name is None:
+        raise ExampleFailure("board-change needs board, the shipped board it changes")
+    try:
+        data = change(board_to_json(load_board(name)), words)
+    except (RuleError, KeyError, IndexError, ValueError) as exc:
+        raise ExampleFailure(f"cannot change board {name} by {words!r}: {exc!r}") from None
+    expect_refusal(
+        lambda: game.config_from_json({"board": data}),
+        example.get("error"),
+        f"board {name} changed by {words!r}",
+    )
+    return SETTLED
 
 
 #: The game object of Off to the Tower.

@@ -47,8 +47,12 @@ _SCALE = 0.44  # drawing units per board unit: neighbouring fields about 44 apar
 _R = 18  # the radius of a field
 _STONE = 9  # the radius of a stone
 _MARGIN = 30
+_TOP = _MARGIN + 10  # above the top fields, room for their numbers
 _CAPTION = 100  # room under the board for the stones at the start, the caption and the notation
 _DIE = 26
+# The size of the smallest text, field numbers and notation: the drawing of a
+# large board may be shown at 85% of its size and still read at 11 pixels.
+_SMALL_TEXT = 13
 
 
 def board_points(board: Board) -> dict[int | str, tuple[float, float]]:
@@ -117,10 +121,10 @@ def state_svg(state: State) -> str:
 
     def at(key: int | str) -> tuple[float, float]:
         x, y = raw[key]
-        return (_MARGIN + (x - left) * _SCALE, _MARGIN + (y - top) * _SCALE)
+        return (_MARGIN + (x - left) * _SCALE, _TOP + (y - top) * _SCALE)
 
     width = max(360.0, _MARGIN * 2 + (max(xs) - left) * _SCALE)
-    height = _MARGIN * 2 + (max(ys) - top) * _SCALE + _CAPTION
+    height = _TOP + _MARGIN + (max(ys) - top) * _SCALE + _CAPTION
     paint = {c.letter: c.paint for c in board.colours}
     notation = format_state(state)
     out = [
@@ -167,7 +171,8 @@ def state_svg(state: State) -> str:
                 f'stroke-dasharray="3 3"/>'
             )
         out.append(
-            f'<text x="{x:.1f}" y="{y - _R - 3:.1f}" font-size="11" text-anchor="middle" '
+            f'<text x="{x:.1f}" y="{y - _R - 3:.1f}" font-size="{_SMALL_TEXT}" '
+            f'text-anchor="middle" '
             f'fill="{_INK}" style="{_FONT}">{number}</text></g>'
         )
     out.extend(_start(state, at("start")))
@@ -198,12 +203,18 @@ def state_svg(state: State) -> str:
         f'style="{_FONT}">{escape(caption)}</text>'
     )
     out.append(
-        f'<text x="{_MARGIN}" y="{base + 20:.1f}" font-size="12" fill="{_INK}" '
-        f'style="{_MONO}">{escape(notation if len(notation) <= 60 else notation[:57] + "...")}'
+        f'<text x="{_MARGIN}" y="{base + 20:.1f}" font-size="{_SMALL_TEXT}" fill="{_INK}" '
+        f'style="{_MONO}">{escape(_fitted(notation, width - 2 * _MARGIN))}'
         f"</text>"
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _fitted(text: str, room: float) -> str:
+    """Return ``text``, cut with "..." to fit ``room`` in the monospaced small text."""
+    fits = int(room / (0.62 * _SMALL_TEXT))  # a monospaced glyph is about 0.6 em wide
+    return text if len(text) <= fits else text[: fits - 3] + "..."
 
 
 def _stone(x: float, y: float, fill: str, player: int, step: int | str) -> str:

@@ -1,19 +1,32 @@
-"""The ``demo`` command: a game between built-in players, told turn by turn."""
+"""The ``demo`` command: a game between built-in players, told turn by turn.
+
+``--game NAME`` picks the game (:mod:`cantstop.commands.games`): Can't Stop's
+demonstration is :func:`cantstop.demo.play_demo`, any other game's
+:func:`dicekit.demo.play_demo`.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from cantstop.commands.options import int_option, player_names
+from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.options import bot_names, default_bots, int_option, player_names
 from cantstop.demo import play_demo
 from cantstop.players import PLAYERS
 from cantstop.record import MAX_SEED
+from dicekit import demo as layer
 
 __all__ = ["add_commands"]
 
 
 def _demo(args: argparse.Namespace) -> int:
-    names = player_names(args.players)
+    if args.game != DEFAULT:
+        game = load_game(args.game)
+        seats = bot_names(game, args.players or default_bots(game))
+        for line in layer.play_demo(game, seats, args.seed):
+            print(line)
+        return 0
+    names = player_names(args.players or "cautious,bold")
     for line in play_demo([PLAYERS[name]() for name in names], args.seed):
         print(line)
     return 0
@@ -24,15 +37,18 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     demo = sub.add_parser(
         "demo",
         help="play a demonstration game between built-in players",
-        epilog="example: cantstop demo --players rule28,greedy --seed 7",
+        epilog="examples: cantstop demo --players rule28,greedy --seed 7; "
+        "cantstop demo --game tower --players runner,random",
     )
     demo.add_argument(
         "--players",
-        default="cautious,bold",
+        default=None,
         help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
-        "(default: cautious,bold)",
+        "(default: cautious,bold); for another game, its own players "
+        "(default: its best against random)",
     )
     demo.add_argument(
         "--seed", type=int_option(0, MAX_SEED), default=1, help="seed of the dice (default: 1)"
     )
+    add_game_option(demo)
     demo.set_defaults(run=_demo)

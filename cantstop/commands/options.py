@@ -11,18 +11,22 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from cantstop.commands.report import ExitStatus, UsageError, error_line, quoted
 from cantstop.game import State
 from cantstop.notation import parse_state
 from cantstop.players import PLAYERS
+from dicekit.protocol import Game
 
 __all__ = [
     "HUMAN",
     "CommandParser",
+    "bot_names",
+    "default_bots",
     "int_option",
     "player_names",
+    "read_game_state",
     "read_state",
     "seconds_option",
 ]
@@ -137,3 +141,60 @@ def player_names(text: str, *, human: bool = False) -> tuple[str, ...]:
             f"--players takes 1 to 4 of {', '.join(kinds)}, comma-separated; got {quoted(text)}"
         )
     return names
+
+
+def read_game_state(game: Game[Any, Any, Any], text: str) -> Any:
+    """Return the state of ``game`` written ``text`` in its notation; ``-`` is a usage error.
+
+    >>> from cantstop.commands.games import load_game
+    >>> read_game_state(load_game('finishline'), '..../..../..../..../..../.... 0/0 0r')
+    State('..../..../..../..../..../.... 0/0 0r')
+    """
+    if text.strip() == "-":
+        raise UsageError("give the state in notation as an argument; stdin is not read")
+    return game.parse_state(text)
+
+
+def bot_names(game: Game[Any, Any, Any], text: str, *, human: bool = False) -> tuple[str, ...]:
+    """Return the seats named in ``text``, comma-separated: one per player of ``game``.
+
+    The names are those of ``game.bots()``, and :data:`HUMAN` when ``human``
+    is true; the count is one the game allows.  Space around a name is
+    ignored; anything else raises :class:`~cantstop.commands.report.UsageError`.
+
+    >>> from cantstop.commands.games import load_game
+    >>> bot_names(load_game('tower'), 'runner, random')
+    ('runner', 'random')
+    >>> bot_names(load_game('tower'), 'runner')
+    Traceback (most recent call last):
+    ...
+    cantstop.commands.report.UsageError: --players takes 2 to 4 of ...; got 'runner'
+    """
+    info = game.info
+    kinds: Sequence[str] = (HUMAN, *game.bots()) if human else tuple(game.bots())
+    names = tuple(name.strip() for name in text.split(","))
+    if not info.min_players <= len(names) <= info.max_players or any(
+        name not in kinds for name in names
+    ):
+        raise UsageError(
+            f"--players takes {info.min_players} to {info.max_players} of {', '.join(kinds)}, "
+            f"comma-separated; got {quoted(text)}"
+        )
+    return names
+
+
+def default_bots(game: Game[Any, Any, Any], *, human: bool = False) -> str:
+    """Return the seats a command gives ``game`` when ``--players`` is not given.
+
+    The game's best-known built-in player (the first that does not play at
+    random) against random play, or a person against it when ``human``.
+
+    >>> from cantstop.commands.games import load_game
+    >>> default_bots(load_game('finishline')), default_bots(load_game('tower'), human=True)
+    ('racer,random', 'human,runner')
+    """
+    names = list(game.bots())
+    best = next((name for name in names if name != "random"), names[0])
+    seats = [HUMAN if human else best, best if human else "random"]
+    seats += ["random"] * (game.info.min_players - len(seats))
+    return ",".join(seats)

@@ -2,7 +2,10 @@
 
 The game itself is :func:`cantstop.play.play`; this module reads the options,
 opens or resumes the game record (``spec/record.md``) and reports what the
-record or the options get wrong.
+record or the options get wrong.  ``--game NAME`` plays another game
+(:mod:`cantstop.commands.games`) through the layer's terminal game,
+:func:`dicekit.play.play`, with the same seats, seed, record and delay;
+Can't Stop's rules options and ``--resume`` are Can't Stop's alone.
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from cantstop.commands.options import int_option, player_names, seconds_option
+from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.options import (
+    bot_names,
+    default_bots,
+    int_option,
+    player_names,
+    seconds_option,
+)
 from cantstop.commands.report import UsageError, quoted, report_warning
 from cantstop.errors import CantStopError
 from cantstop.game import Phase, State, new_game
@@ -34,6 +44,9 @@ from cantstop.record import (
 )
 from cantstop.rules import Rules, Variant
 from cantstop.savedgames import Replay, SavedGame, create_in_folder, create_record, games_folder
+from dicekit import play as layer
+from dicekit import record as layer_record
+from dicekit.errors import GameError
 
 __all__ = ["add_commands"]
 
@@ -268,10 +281,61 @@ def _keep_finished(path: Path, replay: Replay, header: RecordHeader) -> None:
             _written(path, saved.replay(None))[0].close()
 
 
+#: The options of ``play`` that set Can't Stop's rules or read its records.
+_CANT_STOP_ONLY = (
+    ("resume", "--resume"),
+    ("columns_to_win", "--columns-to-win"),
+    ("variant", "--variant"),
+)
+
+
+def _play_game(args: argparse.Namespace) -> int:
+    """Play a game other than Can't Stop in the terminal, through the layer."""
+    game = load_game(args.game)
+    for field, option in _CANT_STOP_ONLY:
+        if getattr(args, field) is not None:
+            raise UsageError(f"{option} is an option of Can't Stop; {game.info.title} has none")
+    seats = bot_names(game, args.players or default_bots(game, human=True), human=True)
+    try:
+        config = game.config(len(seats))
+        first = 0 if args.first_player is None else args.first_player
+        state = game.new_game(config, first)
+    except GameError as exc:
+        raise UsageError(f"these options do not make a game: {exc}") from None
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    if args.record is not None:
+        _file_argument(args.record, "--record")
+        path, file = args.record, _open_new(args.record, args.force)
+    else:
+        path, file = _open_in_games_folder()
+    makers = game.bots()
+    bots = [None if name == HUMAN else makers[name]() for name in seats]
+    console = layer.Console(sys.stdin, sys.stdout)
+    with file:
+        writer = layer_record.RecordWriter(
+            file, game, config, first_player=first, play={"seats": list(seats), "seed": seed}
+        )
+        console.say(f"{game.info.title}; game record: {path} (seed {seed})")
+        console.say("type help at a prompt for the commands, q to leave")
+        try:
+            final = layer.play(game, state, bots, seats, seed, console, writer, args.delay)
+        except KeyboardInterrupt:
+            console.say()
+            console.say(f"game interrupted; its actions so far are recorded in {path}")
+            raise
+    if game.is_over(final):
+        console.say(f"the game is recorded in {path}")
+    else:
+        console.say(f"the game so far is recorded in {path}")
+    return 0
+
+
 def _play(args: argparse.Namespace) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
         # An answer that is not text in the terminal's encoding is read as not a choice.
         sys.stdin.reconfigure(errors="replace")
+    if args.game != DEFAULT:
+        return _play_game(args)
     console = Console(sys.stdin, sys.stdout, _use_color(args.color, sys.stdout))
     if args.resume is not None:
         game = _resume(args, console)
@@ -316,13 +380,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "per-user data folder: $XDG_DATA_HOME/cantstop/games (default "
         "~/.local/share/cantstop/games) on Linux, ~/Library/Application Support/"
         "cantstop/games on macOS, %LOCALAPPDATA%\\cantstop\\games on Windows.",
-        epilog="example: cantstop play --players human,greedy --seed 7",
+        epilog="examples: cantstop play --players human,greedy --seed 7; "
+        "cantstop play --game finishline --players human,racer",
     )
     p.add_argument(
         "--players",
         default=None,
         help=f"comma-separated seats, each {HUMAN} or one of {', '.join(PLAYERS)} "
-        f"(default: {HUMAN},rule28)",
+        f"(default: {HUMAN},rule28); for another game, {HUMAN} or its own players "
+        f"(default: {HUMAN} against its best)",
     )
     p.add_argument(
         "--seed",
@@ -370,4 +436,5 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument(
         "--color", choices=["auto", "always", "never"], default="auto", help="colour output"
     )
+    add_game_option(p)
     p.set_defaults(run=_play)

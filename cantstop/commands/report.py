@@ -31,7 +31,8 @@ import enum
 import sys
 from typing import TextIO
 
-from cantstop.errors import CantStopError, NotationError, _brief
+from cantstop.errors import NotationError, _brief
+from dicekit.errors import GameError
 
 __all__ = [
     "INTERRUPTED",
@@ -142,8 +143,9 @@ def report_error(
 
     - :class:`~cantstop.commands.report.UsageError` and :class:`OSError` (a file
       that cannot be used) are usage errors, status 2;
-    - :class:`~cantstop.CantStopError` (an illegal state, action or record)
-      is a failed rule, status 1; a :class:`~cantstop.NotationError` also shows
+    - :class:`~cantstop.CantStopError` (an illegal state, action or record),
+      and any game's :class:`~dicekit.errors.GameError`, is a failed rule,
+      status 1; a :class:`~cantstop.NotationError` also shows
       the text and a caret under the offending character when ``stream`` is a
       terminal;
     - a message given as text is reported with ``status`` (default 1);
@@ -165,7 +167,7 @@ def report_error(
         message, kind = problem, ExitStatus.FAILED
     elif isinstance(problem, UsageError):
         message, kind = str(problem), ExitStatus.USAGE
-    elif isinstance(problem, CantStopError):
+    elif isinstance(problem, GameError):
         message, *extra = str(problem).splitlines() or [type(problem).__name__]
         kind = ExitStatus.FAILED
         if not (isinstance(problem, NotationError) and _isatty(out)):

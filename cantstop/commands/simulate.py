@@ -1,4 +1,10 @@
-"""The ``simulate`` command: many games between built-in players, and their win rates."""
+"""The ``simulate`` command: many games between built-in players, and their win rates.
+
+``--game NAME`` picks the game (:mod:`cantstop.commands.games`): Can't Stop's
+games are :func:`cantstop.simulate.simulate`'s, any other game's
+:func:`dicekit.simulate.simulate`'s, with the same seeds, processes and
+progress bar.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +12,52 @@ import argparse
 import json
 import sys
 
-from cantstop.commands.options import int_option, player_names
+from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.options import bot_names, default_bots, int_option, player_names
 from cantstop.commands.report import UsageError
 from cantstop.jsonform import rules_from_json
 from cantstop.players import PLAYERS
 from cantstop.record import MAX_SEED
 from cantstop.simulate import MAX_GAMES, MAX_PROCESSES, simulate
+from dicekit import simulate as layer
+from dicekit.playing import player_count
 
 __all__ = ["add_commands"]
 
 
+def _simulate_game(args: argparse.Namespace, show: bool) -> int:
+    """Simulate a game other than Can't Stop, through the layer."""
+    game = load_game(args.game)
+    names = bot_names(game, args.players or default_bots(game))
+    config = None
+    if args.rules is not None:
+        try:
+            config = game.config_from_json(json.loads(args.rules))
+        except ValueError as exc:
+            raise UsageError(f"--rules takes the configuration's JSON form: {exc}") from None
+        seats = player_count(game, config)
+        if seats != len(names):
+            raise UsageError(
+                f"--rules describes a game of {seats} players, but --players names {len(names)}"
+            )
+    result = layer.simulate(
+        game,
+        names,
+        args.games,
+        args.seed,
+        config=config,
+        processes=args.processes,
+        progress=sys.stderr if show else None,
+    )
+    print(result.table())
+    return 0
+
+
 def _simulate(args: argparse.Namespace) -> int:
-    names = player_names(args.players)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if args.game != DEFAULT:
+        return _simulate_game(args, show)
+    names = player_names(args.players or "rule28,random")
     rules = None
     if args.rules is not None:
         try:
@@ -45,12 +84,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         description="Play many games between built-in players and print each seat's win "
         "rate with its 95% confidence interval. The results depend on the seed alone, "
         "not on the number of processes. Ctrl-C stops the run (exit status 130).",
-        epilog="example: cantstop simulate --players rule28,random --games 10000 --seed 1",
+        epilog="examples: cantstop simulate --players rule28,random --games 10000 --seed 1; "
+        "cantstop simulate --game finishline --players racer,random",
     )
     p.add_argument(
         "--players",
-        default="rule28,random",
-        help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)}",
+        default=None,
+        help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
+        "(default: rule28,random); for another game, its own players "
+        "(default: its best against random)",
     )
     p.add_argument(
         "--games",
@@ -66,7 +108,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default=None,
         metavar="JSON",
         help="the rules' JSON form, e.g. a solved solitaire board for the optimal player "
-        "(default: the standard rules for the players named)",
+        "(default: the standard rules for the players named); for another game, "
+        "its configuration's JSON form",
     )
     p.add_argument(
         "--processes",
@@ -80,4 +123,5 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default=None,
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
+    add_game_option(p)
     p.set_defaults(run=_simulate)

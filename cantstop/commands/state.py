@@ -1,24 +1,44 @@
 """The commands that look at one state given in notation: ``show``, ``moves`` and ``perft``.
 
+Each takes ``--game NAME`` (:mod:`cantstop.commands.games`).  Can't Stop's
+are its own; for any other game ``show`` prints the game's picture of the
+state (:class:`~dicekit.protocol.TextPicture`) and its notation, ``moves``
+the legal actions, and ``perft`` the layer's whole-chance counts
+(:func:`dicekit.perft.perft`).
+
 >>> from cantstop.commands import main
 >>> main(['perft', '-/- - 0r'])
 choices=2826 busts=0
+0
+>>> main(['perft', '--game', 'tower', 'R31,32/B0,0 - 0t @ours'])
+choices=22 no-decision=16 weight=36
 0
 """
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from cantstop.commands.options import read_state
+from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.options import read_game_state, read_state
 from cantstop.game import Phase, State, perft
 from cantstop.notation import format_action
 from cantstop.text import legend, render_board
+from dicekit.demo import picture
+from dicekit.perft import perft as layer_perft
+from dicekit.protocol import Game
 
 __all__ = ["add_commands"]
 
 
 def _show(args: argparse.Namespace) -> int:
+    if args.game != DEFAULT:
+        game = load_game(args.game)
+        state = read_game_state(game, args.state)
+        print(picture(game, state))
+        print(f"position: {game.format_state(state)}")
+        return 0
     state = read_state(args.state)
     print(render_board(state))
     print(legend(state.rules.players))
@@ -34,7 +54,20 @@ def _nothing_to_choose(state: State) -> str:
     return f"the game is over: player {state.winner} won; no move to choose"
 
 
+def _nothing_to_do(game: Game[Any, Any, Any], state: Any) -> str:
+    """Say why a state of any game has no legal action to list."""
+    if game.is_over(state):
+        return f"the game is over: player {game.winner(state)} won; no action to choose"
+    return f"player {game.player(state)} waits for the dice; no action to choose before them"
+
+
 def _moves(args: argparse.Namespace) -> int:
+    if args.game != DEFAULT:
+        game = load_game(args.game)
+        state = read_game_state(game, args.state)
+        legal = game.legal_actions(state)
+        print(" ".join(map(game.format_action, legal)) if legal else _nothing_to_do(game, state))
+        return 0
     state = read_state(args.state)
     if state.phase is not Phase.CHOOSE:
         print(_nothing_to_choose(state))
@@ -44,6 +77,11 @@ def _moves(args: argparse.Namespace) -> int:
 
 
 def _perft(args: argparse.Namespace) -> int:
+    if args.game != DEFAULT:
+        game = load_game(args.game)
+        found = layer_perft(game, read_game_state(game, args.state))
+        print(f"choices={found.choices} no-decision={found.no_decision} weight={found.weight}")
+        return 0
     counts = perft(read_state(args.state))
     print(f"choices={counts.choices} busts={counts.busts}")
     return 0
@@ -51,12 +89,33 @@ def _perft(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``show``, ``moves`` and ``perft``."""
-    show = sub.add_parser("show", help="draw a state given in notation")
+    show = sub.add_parser(
+        "show",
+        help="draw a state given in notation",
+        epilog="examples: cantstop show '7:2/- 7:3 0d'; "
+        "cantstop show --game tower 'R0,12/B5 B 1c35 @ours'",
+    )
     show.add_argument("state", help="a state in notation, e.g. '7:2/- 7:3 0d'")
+    add_game_option(show)
     show.set_defaults(run=_show)
-    moves = sub.add_parser("moves", help="list the legal moves of a state")
+    moves = sub.add_parser(
+        "moves",
+        help="list the legal moves of a state",
+        epilog="examples: cantstop moves '-/- - 0c3455'; "
+        "cantstop moves --game finishline '..../..../..../..../..../.... 0/0 0c34'",
+    )
     moves.add_argument("state", help="a state in notation, e.g. '-/- - 0c3455'")
+    add_game_option(moves)
     moves.set_defaults(run=_moves)
-    count = sub.add_parser("perft", help="count moves and busts over all 1296 rolls")
+    count = sub.add_parser(
+        "perft",
+        help="count moves and busts over all 1296 rolls",
+        description="Count, over every outcome of chance weighted by its odds (for Can't Stop "
+        "the 1296 rolls), the legal moves after it and the outcomes that leave no choice "
+        "(Can't Stop's busts). Other games print choices=N no-decision=M weight=W.",
+        epilog="examples: cantstop perft '-/- - 0r'; "
+        "cantstop perft --game tower 'R31,32/B0,0 - 0t @ours'",
+    )
     count.add_argument("state", help="a state in notation, e.g. '-/- - 0r'")
+    add_game_option(count)
     count.set_defaults(run=_perft)

@@ -1,6 +1,6 @@
 """The conformance suite for ports: vectors, the port protocol, the harness and the verifier.
 
-The game-neutral parts live in :mod:`cantstop.conformance.base` (the port
+The game-neutral parts live in :mod:`dicekit.conformance` (the port
 process, the run loop, the JSON comparison, the ranking of suspect rules,
 vector files); they import no Can't Stop code and take the game's suite as
 a value.  Can't Stop's own parts:

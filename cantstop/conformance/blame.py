@@ -19,9 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll
-from cantstop.conformance.base.compare import same_json
-from cantstop.conformance.base.ranking import add_blame, normal, uniform
-from cantstop.conformance.base.suite import Blame, Message
 from cantstop.conformance.positions import Field, Part, Position
 from cantstop.conformance.tags import (
     Aspect,
@@ -35,6 +32,9 @@ from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.errors import NotationError
 from cantstop.game import DROP_RULES, Event, Phase, State
 from cantstop.notation import format_action, parse_action, parse_state
+from dicekit.conformance.compare import same_json
+from dicekit.conformance.ranking import add_blame, normal, uniform
+from dicekit.conformance.suite import Blame, Message
 
 __all__ = [
     "RollGroup",

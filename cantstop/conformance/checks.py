@@ -1,7 +1,8 @@
 """The checks of Can't Stop's conformance cases: the requests of each kind, and the answers due.
 
-Each check sends a case's requests to the port and raises
-:class:`~cantstop.conformance.base.compare.Mismatch` when an answer differs
+Each check sends a case's requests to the port (with the layer's helpers,
+:mod:`dicekit.conformance.checks`) and raises
+:class:`~dicekit.conformance.compare.Mismatch` when an answer differs
 from the case's expectation, with what was asked and what differs.  A wrong
 count of whole rolls is divided roll by roll (perft "divide",
 :func:`~cantstop.conformance.blame.divide_lines`); a wrong explanation is
@@ -14,96 +15,21 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from cantstop.conformance.base.compare import (
-    Mismatch,
-    check_same,
-    printable,
-    same_json,
-)
-from cantstop.conformance.base.suite import Case, Check, Message, Requester
 from cantstop.conformance.blame import divide_lines, reference_table
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_state
+from dicekit.conformance.checks import asked as _asked
+from dicekit.conformance.checks import expect_error as _expect_error
+from dicekit.conformance.checks import moves_difference
+from dicekit.conformance.checks import ok as _ok
+from dicekit.conformance.compare import Mismatch, check_same, printable, same_json
+from dicekit.conformance.suite import Case, Check, Message, Requester
 
 __all__ = ["CHECKS", "explanation_difference"]
 
 
-def _asked(message: Message) -> str:
-    """Return what a request asked, in words: ``apply of 7+10 to -/- - 0c3455``."""
-    op = message.get("op")
-    if op == "apply":
-        return f"apply of {message.get('action')} to {message.get('state')}"
-    if op == "explain" and "action" in message:
-        return f"explain of {message['action']} in {message.get('state')}"
-    if "state" in message:
-        return f"{op} of {message['state']}"
-    if "text" in message:
-        return f"{op} of {json.dumps(message['text'])}"
-    if "json" in message:
-        return f"{op} of the JSON form {printable(json.dumps(message['json']), 200)}"
-    if op == "new":
-        rules = json.dumps(message.get("rules", {}))
-        first = message.get("first_player", 0)
-        return f"new with rules {printable(rules, 200)} and first player {first}"
-    return str(op)
-
-
-def _refused(message: Message, answer: Message) -> str:
-    """Return the failure line of a refused request: what was asked, the rule and the reason."""
-    error = answer.get("error")
-    rule = error.get("rule") if isinstance(error, dict) else None
-    text = error.get("message") if isinstance(error, dict) else error
-    why = printable(text if isinstance(text, str) else json.dumps(text), 300)
-    under = f"under rule {printable(json.dumps(rule), 40)}" if rule is not None else "with no rule"
-    return f"{_asked(message)} was refused {under}: {why}"
-
-
-def _ok(port: Requester, message: Message) -> Message:
-    answer = port.request(message)
-    if answer.get("ok") is not True:
-        raise Mismatch(_refused(message, answer))
-    return answer
-
-
-def _expect_error(port: Requester, message: Message, rule: str, at: int | None = None) -> None:
-    answer = port.request(message)
-    if answer.get("ok") is not False:
-        shown = {k: v for k, v in answer.items() if k not in ("seq", "json")}
-        raise Mismatch(
-            f"{_asked(message)} should be rejected under {rule}, but the port accepted it: "
-            f"{printable(json.dumps(shown), 200)}",
-            [f"expected: rejection under rule {rule}"],
-        )
-    error = answer.get("error")
-    got = error.get("rule") if isinstance(error, dict) else None
-    if got != rule:
-        text = error.get("message") if isinstance(error, dict) else error
-        raise Mismatch(
-            f"{_asked(message)} was rejected under rule {printable(json.dumps(got), 40)}, "
-            f"expected rule {rule}",
-            [f"port's message: {printable(text if isinstance(text, str) else json.dumps(text))}"],
-        )
-    if at is not None and isinstance(error, dict) and "at" in error:
-        where = error["at"]
-        if type(where) is not int or where != at:
-            raise Mismatch(
-                f"the error points at position {printable(json.dumps(where), 40)}, expected {at}"
-            )
-
-
 def _moves_diff(got: object, want: list[str]) -> str:
-    if not isinstance(got, list):
-        return f"the port sent {json.dumps(got)[:100]} instead of a list of moves"
-    missing = [m for m in want if m not in got]
-    extra = [m for m in got if m not in want]
-    if not missing and not extra:
-        return f"the moves are right but not in the order of R6.6: got {' '.join(map(str, got))}"
-    parts = []
-    if missing:
-        parts.append(f"missing {' '.join(missing)}")
-    if extra:
-        parts.append(f"not legal {' '.join(map(str, extra))}")
-    return ", ".join(parts)
+    return moves_difference(got, want, "the order of R6.6")
 
 
 def _run_moves(port: Requester, case: Case) -> None:

@@ -1,4 +1,12 @@
-"""The ``conform``, ``serve`` and ``verify`` subcommands of ``cantstop``."""
+"""The ``conform``, ``serve`` and ``verify`` subcommands of ``cantstop``, for every game.
+
+Each takes ``--game NAME`` (:mod:`cantstop.commands.games`; Can't Stop by
+default): ``conform`` runs that game's suite against a port, by default its
+bundled JavaScript port; ``serve`` answers the protocol as its reference
+port; ``verify`` checks a record, whose header names its game (a header
+without one is a Can't Stop record), and ``--game`` must agree with it.
+What each game brings is found by :func:`~cantstop.conformance.choice.conformance_of`.
+"""
 
 from __future__ import annotations
 
@@ -6,33 +14,36 @@ import argparse
 import json
 import math
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from cantstop.commands.games import DEFAULT, add_game_option, load_game, names
+from cantstop.commands.report import UsageError
+
 if TYPE_CHECKING:
-    from cantstop.conformance import harness
+    from cantstop.conformance.choice import GameConformance
+    from dicekit.conformance.run import CaseResult, Run
+    from dicekit.record import RecordError
 
 __all__ = ["add_commands", "bundled_port"]
 
 
 def bundled_port() -> list[str] | None:
-    """Return the command that runs the bundled JavaScript port, or ``None`` without Node.
+    """Return the command that runs Can't Stop's bundled JavaScript port, or ``None`` without Node.
 
     The port is looked for beside the package in a checkout, then inside the
     package (where a wheel puts it).
     """
-    node = shutil.which("node")
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (
-        here.parent / "examples" / "ports" / "javascript" / "port.js",
-        here / "_ports" / "javascript" / "port.js",
-    ):
-        if candidate.is_file():
-            return None if node is None else [node, str(candidate)]
-    raise FileNotFoundError("the bundled JavaScript port (examples/ports/javascript) is missing")
+    return _chosen(DEFAULT).bundled_port()
+
+
+def _chosen(name: str) -> GameConformance:
+    """Return what the commands need of the game called ``name``."""
+    from cantstop.conformance.choice import conformance_of
+
+    return conformance_of(load_game(name))
 
 
 class _UsageError(Exception):
@@ -82,7 +93,7 @@ class _Progress:
         self.drawn = 0.0
         self.width = 0
 
-    def __call__(self, result: harness.CaseResult) -> None:
+    def __call__(self, result: CaseResult) -> None:
         self.done += 1
         now = time.monotonic()
         if now - self.drawn >= 0.2 or self.done == self.total:
@@ -125,7 +136,7 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 def _conform(args: argparse.Namespace) -> int:
     try:
         return _run_conform(args)
-    except _UsageError as exc:
+    except (_UsageError, UsageError) as exc:
         print(f"cantstop conform: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -133,23 +144,48 @@ def _conform(args: argparse.Namespace) -> int:
         return 130
 
 
-def _run_conform(args: argparse.Namespace) -> int:
-    from cantstop.conformance import generate, harness
+def _suite_words(chosen: GameConformance, version: int | None) -> str:
+    """Name a suite version as the output does: ``suite v2`` (Can't Stop's), ``tower suite v1``."""
+    game = chosen.suite.title
+    words = f"suite v{version}" if version is not None else "suite"
+    return f"{game} {words}" if game else words
 
+
+def _regenerate(chosen: GameConformance, directory: Path | None) -> int:
+    from dicekit.conformance.frozen import FrozenError
+    from dicekit.conformance.pool import VectorError
+
+    try:
+        counts, written = chosen.regenerate(directory)
+    except (FrozenError, VectorError) as exc:
+        raise _UsageError(f"--regenerate: {exc}") from None
+    print(f"{sum(counts.values())} cases written to {written}")
+    return 0
+
+
+def _run_conform(args: argparse.Namespace) -> int:
+    from dicekit.conformance import run as runs
+    from dicekit.conformance.port import PortFailure
+
+    chosen = _chosen(args.game)
     if args.regenerate:
-        counts = generate.write(args.vectors)
-        print(f"{sum(counts.values())} cases written to {args.vectors or generate.vectors_dir()}")
-        return 0
+        return _regenerate(chosen, args.vectors)
     timeout = _number("--timeout", args.timeout, float, MAX_TIMEOUT)
     limit = int(_number("--max-failures", args.max_failures, int))
-    breaker = harness.MAX_PORT_FAILURES
+    breaker = runs.MAX_PORT_FAILURES
     if args.max_port_failures is not None:
         breaker = int(_number("--max-port-failures", args.max_port_failures, int))
     if args.report is not None:
         _writable(args.report, "--report")
     if args.junit is not None:
         _writable(args.junit, "--junit")
-    installed = generate.versions()
+    installed = chosen.versions()
+    if not installed and args.vectors is None:
+        raise _UsageError(
+            f"{chosen.title} has no conformance vectors installed (no version folder in "
+            f"{chosen.root}): give --vectors DIR, or write them with "
+            f"cantstop conform --game {args.game} --regenerate"
+        )
     version = None if args.suite_version is None else _version(args.suite_version, installed)
     if args.vectors is not None and version is not None:
         raise _UsageError("--vectors and --suite-version name two suites: give one")
@@ -157,7 +193,7 @@ def _run_conform(args: argparse.Namespace) -> int:
     if command and command[0] == "--":
         command = command[1:]
     if not command:
-        found = bundled_port()
+        found = chosen.bundled_port()
         if found is None:
             raise _UsageError(
                 "the bundled JavaScript port needs Node.js (`node` on the PATH); "
@@ -167,30 +203,34 @@ def _run_conform(args: argparse.Namespace) -> int:
     known = _known(args)
     # The options are checked against the suite before the port starts: the chosen
     # version, else the newest, which runs unless the port names another in hello.
-    tentative = version or (installed[-1] if installed else generate.SUITE_VERSION)
-    cases, everything = _cases(args, known, tentative)
+    tentative = version or (installed[-1] if installed else chosen.newest or 1)
+    cases, everything = _cases(args, known, tentative, chosen)
     if args.vectors is not None:
-        version = harness.files_version(args.vectors)
+        from dicekit.conformance.cases import files_version
+
+        version = files_version(args.vectors)
     elif version is None:
         try:
-            hello = harness.handshake(command, timeout)
-        except harness.PortFailure as exc:
+            hello = runs.handshake(command, chosen.suite, timeout, tentative)
+        except PortFailure as exc:
             print(f"cantstop conform: error: the port could not start: {exc}", file=sys.stderr)
             return 2
         version = _pinned(hello, installed) or tentative
         if version != tentative:
-            cases, everything = _cases(args, known, version)
+            cases, everything = _cases(args, known, version, chosen)
     print(
-        f"Running {_plural(len(cases), 'case')} of suite v{version} against: {' '.join(command)}"
-        if version is not None
+        f"Running {_plural(len(cases), 'case')} of {_suite_words(chosen, version)} against: "
+        f"{' '.join(command)}"
+        if version is not None or chosen.suite.title
         else f"Running {_plural(len(cases), 'case')} against: {' '.join(command)}",
         flush=True,
     )
     progress = _Progress(len(cases), sys.stderr) if sys.stderr.isatty() else None
     try:
-        run = harness.run_suite(
+        run = runs.run_suite(
             command,
             cases,
+            chosen.suite,
             timeout=timeout,
             known=known,
             progress=progress,
@@ -208,7 +248,9 @@ def _run_conform(args: argparse.Namespace) -> int:
         if args.suite_version is not None and pinned not in (None, version):
             print(f"The port targets suite v{pinned}; v{version} ran, as --suite-version asks.")
     if run.results:
-        for glob in (e for e in known if harness.is_glob(e)):
+        from dicekit.conformance.cases import is_glob
+
+        for glob in (e for e in known if is_glob(e)):
             note = _stale_glob(glob, everything, run)
             if note:
                 print(note)
@@ -216,7 +258,7 @@ def _run_conform(args: argparse.Namespace) -> int:
             print(line)
     # The reports come after the summary, so a full disk cannot hide it; each is
     # written whole or not at all.
-    from cantstop.conformance.base.report import junit_xml, write_text
+    from dicekit.conformance.report import junit_xml, write_text
 
     if args.report:
         try:
@@ -238,7 +280,8 @@ def _run_conform(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     elif status == 1:
-        suffix = f" (suite v{version})" if version is not None else ""
+        words = _suite_words(chosen, version)
+        suffix = f" ({words})" if version is not None or chosen.suite.title else ""
         print(
             f"cantstop conform: error: {run.count('failed'):,} of {run.ran:,} cases failed{suffix}",
             file=sys.stderr,
@@ -278,28 +321,28 @@ def _pinned(hello: dict[str, Any], installed: list[int]) -> int | None:
 
 
 def _known(args: argparse.Namespace) -> list[str]:
-    from cantstop.conformance import harness
+    from dicekit.conformance.cases import HarnessError, read_known_failures
 
     if not args.known_failures:
         return []
     try:
-        return harness.read_known_failures(args.known_failures)
-    except harness.HarnessError as exc:
+        return read_known_failures(args.known_failures)
+    except HarnessError as exc:
         raise _UsageError(str(exc)) from None
 
 
 def _cases(
-    args: argparse.Namespace, known: list[str], version: int
+    args: argparse.Namespace, known: list[str], version: int, chosen: GameConformance
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Return the selected cases and all the cases of the suite; check the entries against them."""
-    from cantstop.conformance import generate, harness
+    from dicekit.conformance.cases import HarnessError, select, unmatched_entries
 
-    directory = args.vectors or generate.vectors_dir(version)
+    directory = args.vectors or chosen.vectors_dir(version)
     try:
-        everything = harness.load_cases(directory)
-    except harness.HarnessError as exc:
+        everything = chosen.load(directory)
+    except HarnessError as exc:
         raise _UsageError(str(exc)) from None
-    unmatched = harness.unmatched_entries(known, everything)
+    unmatched = unmatched_entries(known, everything)
     if unmatched:
         shown = ", ".join(repr(e) for e in unmatched[:5])
         more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
@@ -307,15 +350,15 @@ def _cases(
             f"{args.known_failures}: {_plural(len(unmatched), 'entry matches', 'entries match')} "
             f"no case of the suite: {shown}{more}"
         )
-    cases = harness.select(everything, args.run_globs, args.skip_globs)
+    cases = select(everything, args.run_globs, args.skip_globs)
     if not cases:
-        chosen = " ".join(f"--run {g!r}" for g in args.run_globs)
-        chosen += "".join(f" --skip {g!r}" for g in args.skip_globs)
-        raise _UsageError(f"no case selected: {chosen.strip()} leaves none of {len(everything):,}")
+        given = " ".join(f"--run {g!r}" for g in args.run_globs)
+        given += "".join(f" --skip {g!r}" for g in args.skip_globs)
+        raise _UsageError(f"no case selected: {given.strip()} leaves none of {len(everything):,}")
     return cases, everything
 
 
-def _stale_glob(glob: str, everything: list[dict[str, Any]], run: harness.Run) -> str | None:
+def _stale_glob(glob: str, everything: list[dict[str, Any]], run: Run) -> str | None:
     """Say so when every case a known-failures glob matches ran and passed."""
     import fnmatch
 
@@ -327,16 +370,19 @@ def _stale_glob(glob: str, everything: list[dict[str, Any]], run: harness.Run) -
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from cantstop.conformance.serve import serve
+    from dicekit.conformance.serve import serve
 
     if sys.stdout is None:
         return _error("serve", "standard output is closed")
+    if args.mutant is not None and args.game != DEFAULT:
+        return _error("serve", f"--mutant seeds bugs in Can't Stop's rules, not in {args.game}'s")
     try:
+        answer = _chosen(args.game).answer
         if args.mutant is not None:
             from cantstop.conformance.mutants import MutantPort
 
-            return serve(answer=MutantPort(args.mutant).handle)
-        return serve()
+            answer = MutantPort(args.mutant).handle
+        return serve(answer, program="cantstop serve")
     except OSError as exc:  # the reader of the answers went away
         return _error("serve", f"cannot write the answers: {exc.strerror or exc}")
 
@@ -349,8 +395,6 @@ def _error(command: str, message: str) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from cantstop.conformance.verify import verify_record
-
     path = args.record
     if sys.stdout is None:
         return _error("verify", "standard output is closed")
@@ -363,8 +407,39 @@ def _verify(args: argparse.Namespace) -> int:
     elif not path.is_file():
         problem = f"no such file: {str(path)!r}"
     else:
-        return verify_record(path, err=sys.stderr)
+        return _verify_file(path, args.game)
     return _error("verify", problem)
+
+
+def _verify_file(path: Path, option: str | None) -> int:
+    """Verify the record at ``path`` as the game its header names; ``--game`` must agree."""
+    from dicekit import record
+
+    try:
+        with path.open("rb") as file:
+            named = record.header_game(file)
+    except record.RecordError as exc:
+        return _invalid(path, exc)
+    game = named or DEFAULT
+    if option is not None and option != game:
+        header = f"names the game {game!r}" if named else "names no game (a Can't Stop record)"
+        return _error("verify", f"--game {option}, but the header of {path.name} {header}")
+    if game not in names():
+        known = ", ".join(names())
+        problem = f"the header names the game {game!r}; the games are {known}"
+        return _invalid(path, record.RecordError(1, problem))
+    if named is None:
+        from cantstop.conformance.verify import verify_record
+
+        return verify_record(path, err=sys.stderr)
+    return record.verify_record(load_game(game), path, err=sys.stderr, program="cantstop verify")
+
+
+def _invalid(path: Path, exc: RecordError) -> int:
+    """Report a record that cannot be verified (status 1): on stdout, and one line on stderr."""
+    from dicekit.record import report_error
+
+    return report_error(path.name, exc, sys.stdout, sys.stderr, "cantstop verify")
 
 
 def _kind_of(path: Path) -> str:
@@ -472,6 +547,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     conform.add_argument(
         "--verbose", action="store_true", help="also list skipped cases and known failures"
     )
+    add_game_option(conform)
     conform.add_argument(
         "--regenerate", action="store_true", help="rewrite the vectors from the spec and engine"
     )
@@ -486,9 +562,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="answer with one seeded rule bug (cantstop.conformance.mutants), for studying "
         "the suite's diagnosis; NAME is one of: " + ", ".join(_mutant_names()),
     )
+    add_game_option(serve)
     serve.set_defaults(run=_serve)
     verify = sub.add_parser("verify", help="check a game record (JSON lines)")
     verify.add_argument(
         "record", type=Path, metavar="GAME.jsonl", help="a game record (spec/record.md)"
+    )
+    verify.add_argument(
+        "--game",
+        choices=names(),
+        metavar="NAME",
+        help=f"the game of the record: {', '.join(names())}; it must agree with the record's "
+        "header (default: the game the header names, Can't Stop when it names none)",
     )
     verify.set_defaults(run=_verify)

@@ -21,7 +21,7 @@ evidence:
 
 Without the port (:func:`rank` alone) the blame of a failing case is shared
 among its rule tags.  The ranking itself is game-neutral
-(:mod:`cantstop.conformance.base.ranking`); this module binds it to Can't
+(:mod:`dicekit.conformance.ranking`); this module binds it to Can't
 Stop's suite.
 """
 
@@ -30,13 +30,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from cantstop.conformance import suite as _suite
-from cantstop.conformance.base import ranking as _ranking
-from cantstop.conformance.base import suite as _base_suite
-from cantstop.conformance.base.ranking import Diagnosis, Result, Suspect
-from cantstop.conformance.base.suite import Case, Evidence
 from cantstop.conformance.blame import divide_lines, moves_blame, reference_table, step_blame
 from cantstop.conformance.evidence import evidence
 from cantstop.conformance.suite import SUITE
+from dicekit.conformance import ranking as _ranking
+from dicekit.conformance import suite as _base_suite
+from dicekit.conformance.ranking import Diagnosis, Result, Suspect
+from dicekit.conformance.suite import Case, Evidence
 
 __all__ = [
     "EVIDENCE_LIMIT",

@@ -1,6 +1,6 @@
 """The evidence of a failing Can't Stop case: its requests asked again, and what differs.
 
-After a run, the diagnosis (:mod:`~cantstop.conformance.base.ranking`) asks
+After a run, the diagnosis (:mod:`~dicekit.conformance.ranking`) asks
 the port the requests of each failing case again, through :func:`evidence`,
 and compares each answer with the expected one part by part
 (:mod:`~cantstop.conformance.blame`): the blame goes to the rules of the
@@ -15,9 +15,6 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cantstop.conformance.base.compare import same_json
-from cantstop.conformance.base.ranking import add_blame, answer_of, normal, uniform
-from cantstop.conformance.base.suite import Ask, Blame, Case, Evidence, Message
 from cantstop.conformance.blame import (
     differing_rolls,
     fields_of,
@@ -30,6 +27,9 @@ from cantstop.conformance.blame import (
 from cantstop.conformance.positions import Part
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_action, parse_state
+from dicekit.conformance.compare import same_json
+from dicekit.conformance.ranking import add_blame, answer_of, normal, uniform
+from dicekit.conformance.suite import Ask, Blame, Case, Evidence, Message
 
 __all__ = ["evidence"]
 

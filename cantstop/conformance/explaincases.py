@@ -13,7 +13,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from cantstop.actions import Action, Stop
-from cantstop.conformance.base.suite import Case
 from cantstop.conformance.pool import (
     ACTION_CHARS,
     ALL_MOVES,
@@ -27,6 +26,7 @@ from cantstop.explanation import TEMPLATES, explain
 from cantstop.game import Phase, State
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.spec import load_spec
+from dicekit.conformance.suite import Case
 
 __all__ = ["explain_cases", "explain_error_cases", "explanation_features"]
 

@@ -2,11 +2,13 @@
 
 ``python -m cantstop.conformance.generate`` (or ``cantstop conform --regenerate``)
 rewrites every file of the newest version, :data:`SUITE_VERSION`; a released
-version is frozen, and a change to any expected answer is a new version
-(``spec/CHANGES.md``).  The generator the output depends only on this package, the spec and
-the engine, never on the clock or on hash seeds, so a second run gives the
-same bytes.  The case kinds and their fields are described in
-``spec/protocol.md`` and in ``schema.json``.  The cases of each file are drawn
+version is frozen (its files are held to the hashes of
+``spec/conformance/frozen.json``, :mod:`dicekit.conformance.frozen`), and a
+change to any expected answer is a new version (``spec/CHANGES.md``).  The
+output depends only on this package, the spec and the engine, never on the
+clock or on hash seeds, so a second run gives the same bytes.  The case
+kinds and their fields are described in ``spec/protocol.md`` and in
+``schema.json``.  The cases of each file are drawn
 by :mod:`~cantstop.conformance.playcases`,
 :mod:`~cantstop.conformance.textcases` and
 :mod:`~cantstop.conformance.explaincases` from the state pool of
@@ -21,10 +23,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from cantstop.conformance import pool as _pool
-from cantstop.conformance.base.cases import suite_versions
-from cantstop.conformance.base.suite import Case
-from cantstop.conformance.base.vectorfiles import render as _render
-from cantstop.conformance.base.vectorfiles import write_files
 from cantstop.conformance.explaincases import (
     explain_cases,
     explain_error_cases,
@@ -43,6 +41,11 @@ from cantstop.conformance.pool import needs, play_game, state_pool
 from cantstop.conformance.textcases import invalid_cases, notation_cases
 from cantstop.game import State
 from cantstop.spec import spec_dir
+from dicekit.conformance.cases import suite_versions
+from dicekit.conformance.frozen import refuse_frozen
+from dicekit.conformance.suite import Case
+from dicekit.conformance.vectorfiles import render as _render
+from dicekit.conformance.vectorfiles import write_files
 
 __all__ = [
     "CONFIGS",
@@ -147,9 +150,13 @@ def generate() -> dict[str, str]:
 def write(directory: Path | None = None) -> dict[str, int]:
     """Write every vector file to ``directory`` (default: :func:`vectors_dir`).
 
-    Return the number of cases in each file.
+    Return the number of cases in each file.  A released version is frozen
+    (``spec/conformance/frozen.json``): writing into it raises
+    :class:`~dicekit.conformance.frozen.FrozenError` before any file is touched.
     """
-    return write_files(vectors_dir() if directory is None else directory, generate())
+    target = vectors_dir() if directory is None else directory
+    refuse_frozen(target)
+    return write_files(target, generate())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,12 +5,12 @@ compares the answers with the case's expectations.  A port that crashes,
 hangs, prints something that is not a response, or closes its output fails the
 case at hand; the harness then starts it again and goes on with the next case.
 A port that cannot start, fails the handshake, or fails
-:data:`~cantstop.conformance.base.run.MAX_PORT_FAILURES` cases in a row that
+:data:`~dicekit.conformance.run.MAX_PORT_FAILURES` cases in a row that
 way stops the run: the result says why (``Run.stopped``), and
 :meth:`Run.exit_status` is 2.
 
 Whatever the port prints, the harness reads it as a line of the protocol
-(:mod:`cantstop.conformance.base.lines`): an empty line, a line that is not
+(:mod:`dicekit.conformance.lines`): an empty line, a line that is not
 UTF-8 or not JSON, JSON nested too deeply, a number out of range or a line
 too long fails the case with the reason.  An answer that comes twice is
 blamed on the request it answers, not on the case that happens to read it.
@@ -22,7 +22,7 @@ together with the rules that decide them.  After a run,
 point at (:mod:`cantstop.conformance.diagnose`).
 
 The run loop, the port process and the vector files are game-neutral
-(:mod:`cantstop.conformance.base`); this module hands them Can't Stop's
+(:mod:`dicekit.conformance`); this module hands them Can't Stop's
 suite (:data:`cantstop.conformance.suite.SUITE`).
 """
 
@@ -31,9 +31,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cantstop.conformance.base import cases as _cases
-from cantstop.conformance.base import run as _run
-from cantstop.conformance.base.cases import (
+from cantstop.conformance.checks import explanation_difference
+from cantstop.conformance.suite import SUITE
+from dicekit.conformance import cases as _cases
+from dicekit.conformance import run as _run
+from dicekit.conformance.cases import (
     HarnessError,
     files_version,
     is_glob,
@@ -41,12 +43,10 @@ from cantstop.conformance.base.cases import (
     select,
     unmatched_entries,
 )
-from cantstop.conformance.base.compare import Mismatch
-from cantstop.conformance.base.port import Port, PortFailure
-from cantstop.conformance.base.run import CaseResult, Run
-from cantstop.conformance.base.suite import Case
-from cantstop.conformance.checks import explanation_difference
-from cantstop.conformance.suite import SUITE
+from dicekit.conformance.compare import Mismatch
+from dicekit.conformance.port import Port, PortFailure
+from dicekit.conformance.run import CaseResult, Run
+from dicekit.conformance.suite import Case
 
 __all__ = [
     "DIAGNOSIS_PORT_FAILURES",
@@ -116,14 +116,13 @@ def run_suite(
     )
 
 
-def handshake(command: Sequence[str], timeout: float = 10.0) -> dict[str, object]:
+def handshake(
+    command: Sequence[str], timeout: float = 10.0, version: int | None = None
+) -> dict[str, object]:
     """Start the port, shake hands and stop it; return its ``hello`` answer.
 
-    Raise :class:`PortFailure` when the port cannot start or fails the handshake.
+    The ``hello`` names the game and, when given, the suite ``version`` the
+    harness means to run.  Raise :class:`PortFailure` when the port cannot
+    start or fails the handshake.
     """
-    port = Port(command, timeout, protocol=SUITE.protocol, supports=SUITE.supports_problem)
-    try:
-        port.begin_case()
-        return port.start()
-    finally:
-        port.stop()
+    return _run.handshake(command, SUITE, timeout, version)

@@ -12,7 +12,6 @@ import random
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.base.suite import Case
 from cantstop.conformance.pool import (
     ALL_MOVES,
     CONFIGS,
@@ -31,6 +30,7 @@ from cantstop.jsonform import rules_to_json
 from cantstop.notation import format_action, format_state, parse_state
 from cantstop.rules import Variant
 from cantstop.spec import Example, load_spec, parse_setup
+from dicekit.conformance.suite import Case
 
 __all__ = [
     "apply_cases",

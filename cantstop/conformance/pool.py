@@ -12,14 +12,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.base.ranking import rule_key
-from cantstop.conformance.base.suite import Case
 from cantstop.conformance.tags import state_rules
 from cantstop.dice import roll_outcomes
 from cantstop.errors import IllegalAction
 from cantstop.game import Event, Phase, State, new_game
 from cantstop.notation import format_state
 from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Rules, Variant
+from dicekit.conformance.ranking import rule_key
+from dicekit.conformance.suite import Case
 
 __all__ = [
     "ACTION_CHARS",

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from cantstop.conformance import generate, harness
-from cantstop.conformance.base.compare import same_json
 from cantstop.conformance.checks import CHECKS
 from cantstop.conformance.mutants import MUTANTS, MutantPort
 from cantstop.conformance.serve import handle as reference
+from dicekit.conformance.compare import same_json
 
 __all__ = [
     "FAST_GAMES",
@@ -177,7 +177,7 @@ class _Recorder:
 def reference_transcripts(cases: Sequence[Case]) -> dict[str, list[tuple[Message, Message]]]:
     """Run every case against the reference port in process; return each case's exchanges.
 
-    Raise :class:`~cantstop.conformance.base.compare.Mismatch` if the reference
+    Raise :class:`~dicekit.conformance.compare.Mismatch` if the reference
     fails a case: the study's shortcut (:func:`changed_cases`) rests on its passing.
     """
     transcripts = {}

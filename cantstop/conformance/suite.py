@@ -1,7 +1,7 @@
 """Can't Stop's conformance suite, as the game-neutral harness takes it: kinds, checks, options.
 
 :data:`SUITE` is what :mod:`cantstop.conformance.harness` hands to the run
-loop of :mod:`cantstop.conformance.base`: the name the vector files carry,
+loop of :mod:`dicekit.conformance`: the name the vector files carry,
 the protocol version, the check of each kind of case
 (:mod:`~cantstop.conformance.checks`), what a port may declare in ``hello``
 (player counts, variants, custom boards, the ``explain`` capability), the
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from cantstop.conformance.base.suite import Ask, Case, Check, Evidence, Message
 from cantstop.conformance.checks import CHECKS
 from cantstop.conformance.evidence import evidence
 from cantstop.spec import load_spec
+from dicekit.conformance.suite import Ask, Case, Check, Evidence, Message
 
 __all__ = ["EVIDENCE_LIMIT", "EVIDENCE_LIMITS", "GAME_WEIGHT", "SUITE", "CantStopSuite"]
 
@@ -37,9 +37,15 @@ _FLAGS = ("heights", "explain")
 
 @dataclass(frozen=True)
 class CantStopSuite:
-    """Can't Stop's conformance suite (see :class:`~cantstop.conformance.base.suite.GameSuite`)."""
+    """Can't Stop's conformance suite (see :class:`~dicekit.conformance.suite.GameSuite`)."""
 
     name: str = "cantstop-conformance"
+    #: The game's name in ``hello``; a port that names none is a Can't Stop port (protocol 1
+    #: ports were written before ``hello`` named the game).
+    game: str = "cantstop"
+    accepts_unnamed: bool = True
+    #: The summary says ``(suite v2)``: Can't Stop is the command line's own game.
+    title: str = ""
     protocol: int = 1
     checks: Mapping[str, Check] = field(default_factory=lambda: CHECKS)
     weights: Mapping[str, float] = field(default_factory=lambda: {"game": GAME_WEIGHT})

@@ -42,12 +42,12 @@ from cantstop.analysis import (
     decide_offer,
     decide_sum,
 )
-from cantstop.conformance.base.ranking import rule_key, sorted_rules
 from cantstop.conformance.positions import Field, Marker, Part, Square
 from cantstop.dice import pairings, sorted_dice
 from cantstop.errors import IllegalAction
 from cantstop.game import Event, State
 from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
+from dicekit.conformance.ranking import rule_key, sorted_rules
 
 __all__ = [
     "Aspect",

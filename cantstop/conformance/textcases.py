@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.base.suite import Case
 from cantstop.conformance.pool import (
     ACTION_CHARS,
     ALL_MOVES,
@@ -37,6 +36,7 @@ from cantstop.jsonform import (
     state_to_json,
 )
 from cantstop.notation import format_action, format_state, parse_action, parse_state
+from dicekit.conformance.suite import Case
 
 __all__ = ["invalid_cases", "notation_cases"]
 

@@ -21,45 +21,32 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from cantstop.game import new_game
 from cantstop.notation import format_state
-from cantstop.record import RecordError, check_line, iter_record
+from cantstop.record import check_line, iter_record
+from dicekit.record import report
 
 __all__ = ["verify_record"]
+
+
+def _replay(file: BinaryIO) -> tuple[str, int]:
+    """Replay a Can't Stop record; return the final state in notation and the number of actions."""
+    rules, first, lines = iter_record(file)
+    state = new_game(rules, first)
+    actions = 0
+    for line in lines:
+        state = check_line(state, line)
+        actions += 1
+    return format_state(state), actions
 
 
 def verify_record(path: Path, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Check the record at ``path``; print the verdict to ``out``; return 0 if valid, 1 if not.
 
     With ``err``, a record that is not valid also gets the one line
-    ``cantstop verify: error: ...`` there, as the command line promises.
+    ``cantstop verify: error: ...`` there, as the command line promises.  The
+    report is the layer's (:func:`dicekit.record.report`), as for any game.
     """
-    out = sys.stdout if out is None else out
-    name = path.name
-    actions = 0
-    try:
-        with path.open("rb") as file:
-            rules, first, lines = iter_record(file)
-            state = new_game(rules, first)
-            for line in lines:
-                state = check_line(state, line)
-                actions += 1
-    except RecordError as exc:
-        # The legal alternatives get a line of their own; the engine's reason may list them too.
-        listed = "; legal moves: " + ", ".join(exc.alternatives)
-        reason = exc.reason.removesuffix(listed) if exc.alternatives else exc.reason
-        text = f"{name}:{exc.line}: {reason}"
-        if exc.rule is not None:
-            text += f" (rule {exc.rule})"
-        print(text, file=out)
-        if err is not None:
-            print(f"cantstop verify: error: {text}", file=err)
-        if exc.state is not None:
-            print(f"  state: {format_state(exc.state)}", file=out)
-            print(f"  legal: {' '.join(exc.alternatives) or 'none'}", file=out)
-        return 1
-    count = "1 action" if actions == 1 else f"{actions} actions"
-    print(f"{name}: valid: {count}; final state {format_state(state)!r}", file=out)
-    return 0
+    return report(path, _replay, sys.stdout if out is None else out, err, "cantstop verify")

@@ -18,7 +18,8 @@ decides a rule: the legal moves, whether a stop is allowed and every next
 state come from the engine (:meth:`cantstop.State.legal_moves`,
 :meth:`cantstop.State.decisions`, :meth:`cantstop.State.apply`).  What does
 not depend on the game (the rewards of an outcome, the turn limit, shaping)
-is written once for all three adapters, apart from the frameworks' glue.
+is written once, in the layer (:mod:`dicekit.rewards`), apart from the
+frameworks' glue.
 
 Every game the adapters run ends: after :data:`MAX_TURNS` turns (all
 players' turns counted) without a winner, by default, the game is cut short,
@@ -276,11 +277,10 @@ class _Layout:
         vector = self.blank.copy()
         for p, theirs in enumerate(squares):
             start = self.squares + 11 * ((p - observer) % n)
-            for column in theirs:
-                vector[start + column] = theirs[column] / heights[column]
-        won = state.won
-        for column in won:
-            vector[self.won + 11 * ((won[column] - observer) % n) + column] = 1
+            for column, space in theirs.items():
+                vector[start + column] = space / heights[column]
+        for column, owner in state.won.items():
+            vector[self.won + 11 * ((owner - observer) % n) + column] = 1
         self._boards[observer] = (squares, vector)
         return vector
 
@@ -330,9 +330,8 @@ def observation(
         vector[start + 18 + dice[3]] = 1
     start = layout.markers
     heights = layout.heights
-    markers = state.markers
-    for column in markers:
-        vector[start + column] = markers[column] / heights[column]
+    for column, space in state.markers.items():
+        vector[start + column] = space / heights[column]
     return vector
 
 
@@ -349,6 +348,5 @@ def progress(state: State, player: int) -> float:
     0.666...
     """
     heights = _layout(state.rules).heights
-    squares = state.squares[player]
-    climbed = sum(squares[column] / heights[column] for column in squares)
+    climbed = sum(space / heights[column] for column, space in state.squares[player].items())
     return climbed / state.rules.columns_to_win

@@ -64,18 +64,18 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
-from cantstop.envs._rewards import (
-    Shaping,
-    check_max_turns,
-    check_real,
-    check_solitaire_reward,
-)
 from cantstop.envs._table import _Dice, _Table
 from cantstop.game import State
 from cantstop.notation import format_state
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
 from cantstop.text import render_board
+from dicekit.rewards import (
+    Shaping,
+    check_max_turns,
+    check_real,
+    check_solitaire_reward,
+)
 
 __all__ = ["ENV_ID", "CantStopEnv"]
 

@@ -55,12 +55,12 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
-from cantstop.envs._rewards import Shaping, check_max_turns, check_real, outcome_returns
 from cantstop.envs._table import _Dice, _Table
 from cantstop.game import State
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
 from cantstop.text import render_board
+from dicekit.rewards import Shaping, check_max_turns, check_real, outcome_returns
 
 __all__ = ["CantStopAEC", "env"]
 

@@ -7,7 +7,8 @@ that cite it, and fails the build when an example fails or a part of the
 spec is missing from the site.  It imports no game: what depends on the game
 is asked of a :class:`~specsite.interface.SiteGame` (its spec reader, its
 example runner, its pictures and links), passed to :func:`setup_site` by
-the game's own extension (``cantstop_spec`` for Can't Stop).
+the game's own extension (``cantstop_spec`` for Can't Stop).  A site may
+carry several games, each on pages of its own.
 
 - :mod:`specsite.interface`: what a game provides;
 - :mod:`specsite.store`: the game of the site, its spec, and the records of each page;

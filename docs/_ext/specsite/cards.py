@@ -3,7 +3,8 @@
 A card holds the example's id and title, the rules it illustrates (linked),
 whether it passed and the game's links; then the game's pictures; then the
 example's keys as a list of facts.  Which keys there are, and what they mean,
-is the example format of ``spec/README.md``, common to every game.
+is the example format of ``spec/README.md``, common to every game; a key of
+the game's own that the card does not know is shown too, under its name.
 """
 
 from __future__ import annotations
@@ -21,6 +22,15 @@ from specsite.rules import rule_ref
 __all__ = ["card", "run"]
 
 logger = logging.getLogger(__name__)
+
+# The keys the card shows in its header or in a place of their own among the facts.
+_KNOWN = frozenset(
+    {
+        *("id", "title", "rules", "state", "action", "actions", "event", "events", "result"),
+        *("moves", "perft", "setup", "notation", "action-text", "error", "at", "json"),
+        *("action-json", "note"),
+    }
+)
 
 
 def run(game: SiteGame[Any], example: ExampleView) -> str | None:
@@ -122,6 +132,10 @@ def _facts(game: SiteGame[Any], example: ExampleView) -> nodes.field_list:
     for key, name in (("setup", "Setup"), ("notation", "Notation"), ("action-text", "Action text")):
         if example.get(key) is not None:
             facts += field(name, literal(example.get(key) or ""))
+    for key in game.example_keys:
+        value = example.get(key)
+        if key not in _KNOWN and value is not None:
+            facts += field(key[0].upper() + key[1:].replace("-", " "), literal(value))
     error = example.get("error")
     if error is not None:
         body: list[nodes.Node] = [nodes.Text("rejected under "), rule_ref(error)]

@@ -3,12 +3,15 @@
 The HTML helpers (:func:`figure`, :func:`step`, :func:`transition`,
 :func:`rejected`, :func:`figures_row`) write the row of pictures that an
 example card or a position shows, with the classes of ``_static/cantstop.css``;
-a game supplies the pictures themselves.
+a game supplies the pictures themselves.  :func:`legible_width` says how
+narrow a picture may be drawn before its smallest text gets too small to
+read, so that a figure can be kept at least that wide.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -21,6 +24,7 @@ __all__ = [
     "figure",
     "figures_row",
     "joined",
+    "legible_width",
     "literal",
     "rejected",
     "step",
@@ -117,10 +121,43 @@ def skip_details(translator: Any, node: details) -> None:
     raise nodes.SkipNode
 
 
-def figure(caption: str, svg: str, kind: str) -> str:
-    """Return a picture (``svg``) with its caption, of the kind ``state`` or ``dice``."""
+def figure(caption: str, svg: str, kind: str, least_width: float | None = None) -> str:
+    """Return a picture (``svg``) with its caption, of the kind ``state`` or ``dice``.
+
+    With ``least_width`` (CSS pixels), the figure is never drawn narrower,
+    and may grow that wide (the class ``cs-legible``).
+    """
     below = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
-    return f'<figure class="cs-fig cs-{kind}">{svg}{below}</figure>'
+    if least_width is None:
+        return f'<figure class="cs-fig cs-{kind}">{svg}{below}</figure>'
+    style = f"--cs-least: {least_width:.0f}px"
+    return f'<figure class="cs-fig cs-{kind} cs-legible" style="{style}">{svg}{below}</figure>'
+
+
+_VIEW_WIDTH = re.compile(r'<svg\b[^>]*\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+[\d.]+"')
+_FONT_SIZE = re.compile(r'\bfont-size="([\d.]+)(?:px)?"')
+
+
+def legible_width(svg: str, smallest_px: float = 11.0) -> float | None:
+    """Return the least width, in CSS pixels, at which ``svg`` draws all its text legibly.
+
+    That is the width at which its smallest ``font-size`` comes out at
+    ``smallest_px``; ``None`` when the picture has no ``viewBox`` or no text.
+    A picture drawn narrower scales its text below that size.
+
+    >>> legible_width('<svg viewBox="0 0 400 300"><text font-size="11">a</text>'
+    ...               '<text font-size="22">b</text></svg>')
+    400.0
+    >>> legible_width('<svg viewBox="0 0 400 300"><text font-size="16">a</text></svg>')
+    275.0
+    >>> legible_width('<svg width="40"></svg>') is None
+    True
+    """
+    width = _VIEW_WIDTH.search(svg)
+    sizes = [float(size) for size in _FONT_SIZE.findall(svg)]
+    if width is None or not sizes:
+        return None
+    return float(width.group(1)) * smallest_px / min(sizes)
 
 
 def step(text: str) -> str:

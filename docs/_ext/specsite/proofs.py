@@ -1,7 +1,8 @@
 """Rules to proofs and back: the proofs results table, and under each rule the checks citing it.
 
 The proofs name the rules they cover (the ``rules`` of each check in the
-results file, ``PREFIX_proof_results``); the reverse is added here.  Under
+results file of the page's game, ``PREFIX_proof_results``); the reverse is
+added here.  Under
 each rule that some check names, the rule page lists those checks, property
 by property, with their results, each linked to the property's rows in the
 proofs table (anchor ``proof-`` and the property's name; each row also has
@@ -16,7 +17,7 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -26,7 +27,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from specsite.markup import Cell, details, literal, table
 from specsite.rules import has_rule_heading, leading_rule
-from specsite.store import records, site_of
+from specsite.store import Site, site_named, site_of, site_records
 
 __all__ = [
     "GROUPS",
@@ -57,9 +58,9 @@ _FIELDS = {
 }
 
 
-def results_path(app: Sphinx) -> Path:
-    """Return the results file of the site (``PREFIX_proof_results``, from the conf directory)."""
-    return Path(app.confdir, site_of(app).setting(app, "proof_results")).resolve()
+def results_path(app: Sphinx, site: Site[Any]) -> Path:
+    """Return the results file of a game (``PREFIX_proof_results``, from the conf directory)."""
+    return Path(app.confdir, site.setting(app, "proof_results")).resolve()
 
 
 def is_failure(check: dict[str, Any]) -> bool:
@@ -120,16 +121,16 @@ def check_rules(check: dict[str, Any]) -> list[str]:
 
 
 def checks_by_rule(
-    app: Sphinx, env: BuildEnvironment, document: nodes.document
+    app: Sphinx, env: BuildEnvironment, document: nodes.document, site: Site[Any]
 ) -> dict[str, dict[str, list[dict[str, Any]]]]:
-    """Return, for each rule id, the checks of the results file naming it, by property.
+    """Return, for each rule id, the checks of the game's results file naming it, by property.
 
     Empty when there is no results file or the document has no rule heading;
     a document with rule headings depends on the results file.
     """
     if not has_rule_heading(document):
         return {}
-    path = results_path(app)
+    path = results_path(app, site)
     env.note_dependency(str(path))
     if not path.is_file():
         return {}
@@ -205,8 +206,9 @@ def add_proofs(section: nodes.section, by_property: dict[str, list[dict[str, Any
 
 
 def resolve_proof_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Point each link to a property's results at the page holding the proofs table."""
-    proofs = records(app.env)["proofs"]
+    """Point each link to a property's results at the page holding the game's proofs table."""
+    site = site_of(app, docname)
+    proofs = {} if site is None else site_records(app.env, site.prefix)["proofs"]
     for ref in list(doctree.findall(nodes.reference)):
         anchor = ref.get("cs_proof")
         if anchor is None:
@@ -223,9 +225,12 @@ def resolve_proof_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
 class ProofResults(SphinxDirective):
     """The table of the latest proofs run, read from ``PREFIX_proof_results``."""
 
+    #: The prefix of the game whose results the table shows (set for each game's directive).
+    prefix: ClassVar[str] = ""
+
     def run(self) -> list[nodes.Node]:
         """Return the results table, or a note that no results file was found."""
-        path = results_path(self.env.app)
+        path = results_path(self.env.app, site_named(self.env.app, self.prefix))
         self.env.note_dependency(str(path))
         try:
             shown = path.relative_to(Path(self.env.app.confdir).resolve().parent).as_posix()
@@ -276,7 +281,7 @@ class ProofResults(SphinxDirective):
         rows: list[list[Cell]] = []
         ids: list[tuple[str, bool]] = []
         seen: set[str] = set()
-        proofs = records(self.env)["proofs"]
+        proofs = site_records(self.env, self.prefix)["proofs"]
         for check in checks:
             status = "FAILED" if is_failure(check) else "ok"
             rows.append(

@@ -4,7 +4,9 @@ A rule heading (``### R5.2 Placing``) gets the anchor ``rule-r5-2`` and an
 index entry with the rule's title, so that the search lists the rule's page
 first for its title words.  A rule id written in the text of any page (not in
 code, titles or links) becomes a link, resolved once every page is read.
-Only the ids of the spec's rules are anchored or linked.
+Only the ids of the spec's rules are anchored or linked, and a page's rule
+ids are those of its own game: on a site with several games, ``R5.2`` links
+to the rule of the game whose page it is written on.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
 from specsite.interface import RuleView
-from specsite.store import records
+from specsite.store import site_of, site_records
 
 __all__ = [
     "anchor_rules",
@@ -91,10 +93,13 @@ def index_entry(rules: Mapping[str, RuleView], rule_id: str) -> str:
 
 
 def anchor_rules(
-    env: BuildEnvironment, document: nodes.document, rules: Mapping[str, RuleView]
+    env: BuildEnvironment, document: nodes.document, rules: Mapping[str, RuleView], prefix: str
 ) -> list[tuple[str, nodes.section]]:
-    """Anchor and index each rule heading of ``document``; return each rule id and its section."""
-    anchored = records(env)["rules"]
+    """Anchor and index each rule heading of ``document``, a page of the game ``prefix``.
+
+    Return each rule id and its section.
+    """
+    anchored = site_records(env, prefix)["rules"]
     found = []
     for section in list(document.findall(nodes.section)):
         title = section.next_node(nodes.title)
@@ -162,8 +167,9 @@ def _ancestors(node: nodes.Node) -> Iterable[nodes.Node]:
 
 
 def resolve_rule_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Point each rule link of the page ``docname`` at the page holding the rule."""
-    rules = records(app.env)["rules"]
+    """Point each rule link of the page ``docname`` at the page of its game holding the rule."""
+    site = site_of(app, docname)
+    rules = {} if site is None else site_records(app.env, site.prefix)["rules"]
     for ref in list(doctree.findall(nodes.reference)):
         rule_id = ref.get("cs_rule")
         if rule_id is None:

@@ -1,10 +1,14 @@
-"""The state of one build: the game of the site, its spec, and what each page holds of it.
+"""The state of one build: the games of the site, their specs, and what each page holds of them.
 
-Each Sphinx application hosts one game's spec (:class:`Site`, registered by
-:func:`specsite.setup_site`).  The build environment keeps, per page, the
-examples it shows, the rules it anchors, the failures found while reading
-it, and the proofs table rows it carries; the records survive incremental
-and parallel builds (:func:`purge`, :func:`merge`).
+A Sphinx application hosts one game's spec or several (:class:`Site`, one per
+call of :func:`specsite.setup_site`).  Each game owns the pages whose names
+start with its ``PREFIX_pages`` setting (``finishline/``, say); a page
+belongs to the game with the longest such start, and a game whose setting is
+empty owns every page no other game claims.  The build environment keeps,
+per game, the examples each page shows, the rules it anchors and the proofs
+table rows it carries, and, per page, the failures found while reading it;
+the records survive incremental and parallel builds (:func:`purge`,
+:func:`merge`).
 """
 
 from __future__ import annotations
@@ -20,7 +24,21 @@ from sphinx.environment import BuildEnvironment
 
 from specsite.interface import ExampleT, SiteGame, SpecView
 
-__all__ = ["Site", "merge", "purge", "record_failure", "records", "register", "site_of"]
+__all__ = [
+    "Site",
+    "merge",
+    "purge",
+    "record_failure",
+    "records",
+    "register",
+    "site_named",
+    "site_of",
+    "site_records",
+    "sites",
+]
+
+#: What the build keeps for each game: page by page, or id by id.
+_KINDS = ("examples", "rules", "proofs")
 
 
 @dataclass
@@ -29,7 +47,7 @@ class Site(Generic[ExampleT]):
 
     #: The game: its spec reader, its example runner and its pictures.
     game: SiteGame[ExampleT]
-    #: The prefix of the site's directives and configuration values (``cantstop``).
+    #: The prefix of the game's directives and configuration values (``cantstop``).
     prefix: str
     _specs: dict[str, SpecView[ExampleT]] = field(default_factory=dict, repr=False)
 
@@ -46,27 +64,58 @@ class Site(Generic[ExampleT]):
             self._specs[key] = self.game.load_spec(path)
         return self._specs[key]
 
-
-_SITES: weakref.WeakKeyDictionary[Sphinx, Site[Any]] = weakref.WeakKeyDictionary()
-
-
-def register(app: Sphinx, site: Site[Any]) -> None:
-    """Make ``site`` the spec of ``app``."""
-    _SITES[app] = site
+    def pages(self, app: Sphinx) -> str:
+        """Return how the names of the game's pages start (``PREFIX_pages``; ``""``: any page)."""
+        return str(self.setting(app, "pages"))
 
 
-def site_of(app: Sphinx) -> Site[Any]:
-    """Return the site registered for ``app``."""
-    return _SITES[app]
+_SITES: weakref.WeakKeyDictionary[Sphinx, dict[str, Site[Any]]] = weakref.WeakKeyDictionary()
 
 
-def records(env: BuildEnvironment) -> dict[str, dict[str, Any]]:
-    """Return the per-page records: examples shown, rules anchored, failures, proofs rows."""
-    data: dict[str, dict[str, Any]] | None = getattr(env, "specsite_records", None)
+def register(app: Sphinx, site: Site[Any]) -> bool:
+    """Add ``site`` to the games of ``app``; return whether it is the first one."""
+    games = _SITES.setdefault(app, {})
+    if site.prefix in games:
+        raise ValueError(f"a game with the prefix {site.prefix!r} is already on this site")
+    games[site.prefix] = site
+    return len(games) == 1
+
+
+def sites(app: Sphinx) -> list[Site[Any]]:
+    """Return the games of ``app``, in the order they were registered."""
+    return list(_SITES.get(app, {}).values())
+
+
+def site_of(app: Sphinx, docname: str | None = None) -> Site[Any] | None:
+    """Return the game that owns the page ``docname``, or ``None`` if no game does.
+
+    Without ``docname``, return the first game registered.
+    """
+    games = sites(app)
+    if docname is None:
+        return games[0] if games else None
+    owners = [site for site in games if docname.startswith(site.pages(app))]
+    return max(owners, key=lambda site: len(site.pages(app)), default=None)
+
+
+def site_named(app: Sphinx, prefix: str) -> Site[Any]:
+    """Return the game of ``app`` set up with ``prefix``."""
+    return _SITES[app][prefix]
+
+
+def records(env: BuildEnvironment) -> dict[str, Any]:
+    """Return the records of the build: ``failures`` by page, and each game's records by prefix."""
+    data: dict[str, Any] | None = getattr(env, "specsite_records", None)
     if data is None:
-        data = {"examples": {}, "rules": {}, "failures": {}, "proofs": {}}
+        data = {"failures": {}, "games": {}}
         env.specsite_records = data  # type: ignore[attr-defined]
     return data
+
+
+def site_records(env: BuildEnvironment, prefix: str) -> dict[str, dict[str, Any]]:
+    """Return the records of the game ``prefix``: examples shown, rules anchored, proofs rows."""
+    games: dict[str, dict[str, dict[str, Any]]] = records(env)["games"]
+    return games.setdefault(prefix, {kind: {} for kind in _KINDS})
 
 
 def record_failure(env: BuildEnvironment, docname: str, message: str) -> None:
@@ -77,18 +126,23 @@ def record_failure(env: BuildEnvironment, docname: str, message: str) -> None:
 def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     """Forget what the page ``docname`` held, before it is read again."""
     data = records(env)
-    data["examples"].pop(docname, None)
     data["failures"].pop(docname, None)
-    data["rules"] = {r: d for r, d in data["rules"].items() if d != docname}
-    data["proofs"] = {a: d for a, d in data["proofs"].items() if d != docname}
+    for game in data["games"].values():
+        game["examples"].pop(docname, None)
+        for kind in ("rules", "proofs"):
+            game[kind] = {key: page for key, page in game[kind].items() if page != docname}
 
 
 def merge(app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEnvironment) -> None:
     """Take the records of ``docnames`` from a parallel reader's environment."""
     data, theirs = records(env), records(other)
-    for key in ("examples", "failures"):
+    for docname in docnames:
+        if docname in theirs["failures"]:
+            data["failures"][docname] = theirs["failures"][docname]
+    for prefix, game in theirs["games"].items():
+        ours = site_records(env, prefix)
         for docname in docnames:
-            if docname in theirs[key]:
-                data[key][docname] = theirs[key][docname]
-    for key in ("rules", "proofs"):
-        data[key].update({k: d for k, d in theirs[key].items() if d in docnames})
+            if docname in game["examples"]:
+                ours["examples"][docname] = game["examples"][docname]
+        for kind in ("rules", "proofs"):
+            ours[kind].update({key: page for key, page in game[kind].items() if page in docnames})

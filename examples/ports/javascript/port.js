@@ -20,6 +20,7 @@ const OPS = {
   hello: () => ({
     protocol: PROTOCOL,
     name: 'cantstop JavaScript port',
+    game: 'cantstop',
     supports: { players: [1, 2, 3, 4], variants: ['A', 'B'], heights: true, explain: true },
   }),
   new: (q) => {

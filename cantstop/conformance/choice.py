@@ -1,0 +1,131 @@
+"""The suite, vectors, reference port and bundled port of the game a command is given.
+
+``cantstop conform``, ``serve`` and ``verify`` take ``--game NAME``; the
+command line (:mod:`cantstop.commands.games`) turns the name into the game's
+object and :func:`conformance_of` into what the commands need: Can't Stop's
+own suite (:data:`cantstop.conformance.suite.SUITE`, its vectors under
+``spec/conformance/``, its generator and its serve), or, for any other game,
+the layer's generic suite (:class:`dicekit.conformance.gamesuite.GameVectorsSuite`)
+with the vectors under ``conformance/`` in the game's spec folder, the
+layer's one-call generator and the layer's reference port.  Nothing here
+names another game.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dicekit.conformance import vectors
+from dicekit.conformance.cases import load_cases, suite_versions
+from dicekit.conformance.gamesuite import GameVectorsSuite
+from dicekit.conformance.serve import Message, Server
+from dicekit.conformance.suite import Case, GameSuite
+from dicekit.protocol import Game
+
+__all__ = ["GameConformance", "conformance_of"]
+
+#: The Can't Stop port that ships with the package, beside it in a checkout or inside a wheel.
+_CANTSTOP_PORTS = (
+    Path("examples") / "ports" / "javascript" / "port.js",
+    Path("cantstop") / "_ports" / "javascript" / "port.js",
+)
+
+
+@dataclass(frozen=True)
+class GameConformance:
+    """What ``conform``, ``serve`` and ``verify`` need of one game."""
+
+    #: The game object.
+    game: Game[Any, Any, Any]
+    #: The suite the harness runs.
+    suite: GameSuite
+    #: The folder of every version of the suite.
+    root: Path
+    #: The version the generator writes, or ``None`` when it writes the newest installed.
+    newest: int | None
+    #: Rewrites the vectors (in a folder, or the default one); returns counts and the folder.
+    regenerate: Callable[[Path | None], tuple[dict[str, int], Path]]
+    #: Answers one request of the protocol as the game's reference port.
+    answer: Callable[[object], Message]
+    #: The bundled port's script, looked for in this order.
+    port_scripts: tuple[Path, ...]
+
+    @property
+    def title(self) -> str:
+        """The game's title, for messages."""
+        title: str = self.game.info.title
+        return title
+
+    def versions(self) -> list[int]:
+        """Return the versions of the suite installed, oldest first."""
+        return suite_versions(self.root)
+
+    def vectors_dir(self, version: int) -> Path:
+        """Return the folder of ``version``'s vector files."""
+        return self.root / f"v{version}"
+
+    def load(self, directory: Path) -> list[Case]:
+        """Read every case of the vector files in ``directory`` (``HarnessError`` if it cannot)."""
+        return load_cases(directory, self.suite.checks)
+
+    def bundled_port(self) -> list[str] | None:
+        """Return the command of the game's bundled JavaScript port, or ``None`` without Node.
+
+        Raise :class:`FileNotFoundError` when the port is missing.
+        """
+        node = shutil.which("node")
+        for script in self.port_scripts:
+            if script.is_file():
+                return None if node is None else [node, str(script)]
+        raise FileNotFoundError(
+            f"the bundled JavaScript port of {self.title} ({self.port_scripts[0]}) is missing"
+        )
+
+
+def _cantstop(game: Game[Any, Any, Any]) -> GameConformance:
+    from cantstop.conformance import generate, serve
+    from cantstop.conformance.suite import SUITE
+
+    def regenerate(directory: Path | None) -> tuple[dict[str, int], Path]:
+        return generate.write(directory), directory or generate.vectors_dir()
+
+    checkout = Path(__file__).resolve().parent.parent.parent
+    return GameConformance(
+        game,
+        SUITE,
+        generate.suite_root(),
+        generate.SUITE_VERSION,
+        regenerate,
+        serve.handle,
+        tuple(checkout / path for path in _CANTSTOP_PORTS),
+    )
+
+
+def _layered(game: Game[Any, Any, Any]) -> GameConformance:
+    """Return the layer's suite, vectors, generator and reference port of ``game``."""
+
+    def regenerate(directory: Path | None) -> tuple[dict[str, int], Path]:
+        installed = vectors.versions(game)
+        version = installed[-1] if installed else 1
+        target = directory or vectors.vectors_dir(game, version)
+        return vectors.write_vectors(game, version, directory=target), target
+
+    home = game.info.spec_dir.parent
+    return GameConformance(
+        game,
+        GameVectorsSuite(game),
+        vectors.suite_root(game),
+        None,
+        regenerate,
+        Server(game, program="cantstop serve").handle,
+        (home / "ports" / "javascript" / "port.js",),
+    )
+
+
+def conformance_of(game: Game[Any, Any, Any]) -> GameConformance:
+    """Return the suite, vectors, generator, reference port and bundled port of ``game``."""
+    return _cantstop(game) if game.info.name == "cantstop" else _layered(game)

@@ -1,0 +1,313 @@
+"""The generic case families of notation for any game: round trips of text and JSON, and rejections.
+
+Valid states and actions are read in text and in JSON and written back; the
+rejections break one thing each: a text with one character deleted, inserted
+or replaced, a JSON form or configuration with one value spoiled, a first
+player out of range.  A rejection is kept only when the game's reader refuses
+it, and expects the rule (and, for a text, the position) the reader names.
+Round trips are tagged with the notation rules (ids starting ``N``) under
+which the game refused the rejections of the same form, so that a port that
+cannot read a form is pointed at the rules that define it.
+
+>>> import random
+>>> spoil({"a": [1, 2]}, random.Random(5))
+({'a': [1, 1]}, 'a.1: 2 becomes 1')
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from dicekit.conformance.pool import Pool, Setup, VectorError, make_case
+from dicekit.conformance.ranking import rule_key
+from dicekit.conformance.suite import Case
+from dicekit.errors import NotationError, RuleError
+from dicekit.protocol import JSON, Game
+
+__all__ = ["edit", "invalid_cases", "notation_cases", "reading_rules", "spoil"]
+
+#: Characters every edit may draw from, besides those of the texts edited.
+EXTRA_CHARS = " -x9/,:+"
+
+
+def edit(text: str, rng: random.Random, alphabet: str) -> str:
+    """Return ``text`` with one character deleted, inserted or replaced from ``alphabet``.
+
+    >>> edit("0,0/0/0r", random.Random(1), "x")
+    '0,x0/0/0r'
+    """
+    pos = rng.randrange(len(text) + 1)
+    what = rng.random()
+    if what < 0.35 and pos < len(text):
+        return text[:pos] + text[pos + 1 :]
+    if what < 0.7 or pos == len(text):
+        return text[:pos] + rng.choice(alphabet) + text[pos:]
+    return text[:pos] + rng.choice(alphabet) + text[pos + 1 :]
+
+
+def _paths(value: JSON, prefix: tuple[str | int, ...] = ()) -> Iterator[tuple[str | int, ...]]:
+    if isinstance(value, dict):
+        for key in value:
+            yield (*prefix, key)
+            yield from _paths(value[key], (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield (*prefix, index)
+            yield from _paths(item, (*prefix, index))
+
+
+def _changes(value: JSON, in_dict: bool) -> list[tuple[JSON, str]]:
+    """Return what a value may become, each with a few words; ``...`` for a deleted key."""
+    out: list[tuple[JSON, str]] = [(None, "null")]
+    if in_dict:
+        out.append((..., "dropped"))
+    if isinstance(value, bool):
+        out.append((not value, json.dumps(not value)))
+    elif isinstance(value, int):
+        out += [(value + 1, str(value + 1)), (value - 1, str(value - 1)), (-1, "-1")]
+        out += [
+            (10**6, "1000000"),
+            (str(value), json.dumps(str(value))),
+            (value + 0.5, "a fraction"),
+        ]
+    elif isinstance(value, str):
+        out += [("", '""'), (value + "x", json.dumps(value + "x")), (7, "7")]
+    elif isinstance(value, list):
+        out += [([], "[]"), ([*value, *value[:1]], "one more item"), ({}, "{}")]
+    elif isinstance(value, dict):
+        out += [({}, "{}"), ({**value, "unknown": 0}, "an unknown field"), ([], "[]")]
+    return out
+
+
+def spoil(value: JSON, rng: random.Random) -> tuple[JSON, str]:
+    """Return a copy of the JSON ``value`` with one value changed, and what changed."""
+    spoiled = copy.deepcopy(value)
+    paths = list(_paths(spoiled))
+    if isinstance(spoiled, dict) and (not paths or rng.random() < 0.1):
+        spoiled["unknown"] = 0
+        return spoiled, "an unknown field"
+    if not paths:
+        return None, "null instead of the value"
+    path = rng.choice(paths)
+    parent = spoiled
+    for step in path[:-1]:
+        parent = parent[step]
+    key = path[-1]
+    becomes, words = rng.choice(_changes(parent[key], isinstance(parent, dict)))
+    where = ".".join(map(str, path))
+    if becomes is ...:
+        del parent[key]
+        return spoiled, f"{where} dropped"
+    parent[key] = becomes
+    return spoiled, f"{where}: {json.dumps(value_at(value, path))} becomes {words}"
+
+
+def value_at(value: JSON, path: Sequence[str | int]) -> JSON:
+    """Return the part of a JSON value at ``path``.
+
+    >>> value_at({"a": [1, {"b": 2}]}, ("a", 1, "b"))
+    2
+    """
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _refusal(read: Callable[[], object], what: str) -> RuleError | None:
+    """Run a reader; return its refusal, ``None`` if it reads, or raise :class:`VectorError`."""
+    try:
+        read()
+    except RuleError as exc:
+        return exc
+    except Exception as exc:
+        raise VectorError(
+            f"the game's reader raised {type(exc).__name__} instead of naming a rule, on {what}"
+        ) from exc
+    return None
+
+
+def invalid_cases(
+    game: Game[Any, Any, Any], pool: Pool, setups: Sequence[Setup], count: int
+) -> list[Case]:
+    """Return texts, JSON forms and setups the game refuses, each with the rule it names.
+
+    About two fifths are state texts, a fifth action texts, a quarter JSON
+    forms of states, a tenth JSON forms of actions, the rest setups, which
+    also come valid so that a port refusing every setup fails.
+    """
+    rng = random.Random("invalid")
+    cases: list[Case] = []
+    seen: set[str] = set()
+
+    def add(kind: str, rules: list[str], needs: Sequence[str], **fields: Any) -> None:
+        key = json.dumps([kind, {k: v for k, v in fields.items() if k != "note"}], sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            cases.append(make_case(f"invalid-{len(cases) + 1:05d}", rules, kind, needs, **fields))
+
+    texts = pool.texts
+    actions = list(pool.actions)
+    state_chars = "".join(sorted(set("".join(texts)) | set(EXTRA_CHARS)))
+    action_chars = "".join(sorted(set("".join(actions)) | set(EXTRA_CHARS)))
+
+    def reject(kind: str, target: int, draw: Callable[[], tuple[dict[str, Any], Any, str]]) -> None:
+        goal = len(cases) + target
+        for _ in range(target * 30):
+            if len(cases) >= goal:
+                return
+            fields, read, source = draw()
+            refused = _refusal(read, json.dumps(fields)[:200])
+            if refused is None:
+                continue
+            expect: dict[str, Any] = {"error": refused.rule}
+            if "text" in fields and isinstance(refused, NotationError):
+                expect["at"] = refused.position
+            needs = pool.setups[source].needs if source else ()
+            add(kind, [refused.rule], needs, **fields, expect=expect)
+
+    def state_text() -> tuple[dict[str, Any], Any, str]:
+        source = rng.choice(texts)
+        text = edit(source, rng, state_chars)
+        return {"text": text}, lambda: game.parse_state(text), source
+
+    def action_text() -> tuple[dict[str, Any], Any, str]:
+        text = edit(rng.choice(actions), rng, action_chars)
+        return {"text": text}, lambda: game.parse_action(text), ""
+
+    def state_json() -> tuple[dict[str, Any], Any, str]:
+        source = rng.choice(texts)
+        data, note = spoil(game.state_to_json(pool.states[source]), rng)
+        return {"json": data, "note": note}, lambda: game.state_from_json(data), source
+
+    def action_json() -> tuple[dict[str, Any], Any, str]:
+        data, note = spoil(game.action_to_json(pool.actions[rng.choice(actions)]), rng)
+        return {"json": data, "note": note}, lambda: game.action_from_json(data), ""
+
+    if texts:
+        reject("state", count * 2 // 5, state_text)
+        reject("action", count // 5, action_text)
+        reject("state", count // 4, state_json)
+        reject("action", count // 10, action_json)
+    _setup_cases(game, setups, rng, count - len(cases), add)
+    return cases
+
+
+def _setup_cases(
+    game: Game[Any, Any, Any],
+    setups: Sequence[Setup],
+    rng: random.Random,
+    count: int,
+    add: Callable[..., None],
+) -> None:
+    """Add refused setups (a spoiled configuration, a first player out of range), then valid ones.
+
+    The valid ones name the rules the refusals named: those that decide a setup.
+    """
+    deciding: set[str] = set()
+    for _ in range(max(count, 0) * 30):
+        if count <= 0 or not setups:
+            break
+        setup = rng.choice(setups)
+        first: Any = rng.randrange(setup.players)
+        data = game.config_to_json(setup.config)
+        if rng.random() < 0.2:
+            first, note = rng.choice([(setup.players, "a player too many"), (-1, "player -1")])
+        else:
+            data, note = spoil(data, rng)
+        shown = json.dumps({"config": data, "first_player": first})
+
+        def start(data: JSON = data, first: Any = first) -> object:
+            return game.new_game(game.config_from_json(data), first)
+
+        refused = _refusal(start, shown)
+        if refused is not None:
+            new = {"config": data, "first_player": first}
+            add("new", [refused.rule], (), new=new, note=note, expect={"error": refused.rule})
+            deciding.add(refused.rule)
+            count -= 1
+    for setup in setups:
+        for first in range(setup.players):
+            opening = game.format_state(game.new_game(setup.config, first))
+            new = {"config": game.config_to_json(setup.config), "first_player": first}
+            add(
+                "new",
+                sorted(deciding),
+                setup.needs,
+                new=new,
+                note=setup.name,
+                expect={"state": opening},
+            )
+
+
+def reading_rules(invalid: Sequence[Case]) -> dict[tuple[str, str], list[str]]:
+    """Return, for each kind and form (``("state", "text")``), the rules that decide a reading.
+
+    They are the notation rules (ids starting ``N``) that the refusals of that
+    kind and form named, or all the rules they named if none is a notation rule.
+
+    >>> reading_rules([{"kind": "state", "text": "x", "rules": ["N1.2"]},
+    ...                {"kind": "state", "text": "y", "rules": ["R4.1"]},
+    ...                {"kind": "state", "json": {}, "rules": ["R4.1"]}])
+    {('state', 'text'): ['N1.2'], ('state', 'json'): ['R4.1']}
+    """
+    found: dict[tuple[str, str], set[str]] = {}
+    for case in invalid:
+        form = "text" if "text" in case else "json" if "json" in case else None
+        if form is not None:
+            found.setdefault((case["kind"], form), set()).update(case["rules"])
+    return {
+        key: sorted({r for r in rules if r.startswith("N")} or rules, key=rule_key)
+        for key, rules in found.items()
+    }
+
+
+def notation_cases(
+    game: Game[Any, Any, Any],
+    pool: Pool,
+    count: int,
+    reading: Mapping[tuple[str, str], Sequence[str]],
+) -> list[Case]:
+    """Return valid states and actions read from text and from JSON: the canonical text and form.
+
+    ``count`` states of the pool, each in both forms, then as many of the
+    actions seen (all, when there are fewer) in both forms; ``reading`` gives
+    the rule tags of each kind and form.
+    """
+    rng = random.Random("notation")
+    cases: list[Case] = []
+    chosen = rng.sample(pool.texts, min(count, len(pool.texts)))
+    for text in chosen:
+        state = pool.states[text]
+        expect = {"state": text, "json": game.state_to_json(state)}
+        needs = pool.setups[text].needs
+        for form, value in (("text", text), ("json", game.state_to_json(state))):
+            cases.append(
+                make_case(
+                    f"notation-{len(cases) + 1:05d}",
+                    reading.get(("state", form), ()),
+                    "state",
+                    needs,
+                    **{form: value},
+                    expect=expect,
+                )
+            )
+    names = sorted(rng.sample(list(pool.actions), min(count, len(pool.actions))))
+    for name in names:
+        action = pool.actions[name]
+        expect = {"action": name, "json": game.action_to_json(action)}
+        for form, value in (("text", name), ("json", game.action_to_json(action))):
+            cases.append(
+                make_case(
+                    f"notation-{len(cases) + 1:05d}",
+                    reading.get(("action", form), ()),
+                    "action",
+                    (),
+                    **{form: value},
+                    expect=expect,
+                )
+            )
+    return cases
