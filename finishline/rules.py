@@ -376,7 +376,9 @@ def _summarise(
         for play in plays:
             trace.grants[play].add("R7.4")
     if doubles and plays:
-        choice.add("R8.4")
+        choice.add("R8.4")  # the plays beside the double advance
+        for play in plays:
+            trace.grants[play].add("R8.4")
     shown = {"R4.4", "R6.1", "R6.3", "R6.5", "R7.1", "R8.2", "R8.3"}
     for action in found:
         choice.update(trace.grants[action] & shown)
