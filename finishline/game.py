@@ -1,13 +1,18 @@
 """The finish-line race as the layer sees it: :data:`GAME`, a :class:`dicekit.protocol.Game`.
 
 Every method hands over to the engine, the notation, the JSON forms, the
-drawing or the players; nothing here decides a rule.  The game reports the
-event of each transition (:class:`dicekit.protocol.Stepping`) and adds one
-key to its spec examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
+pictures or the players; nothing here decides a rule.  The game reports the
+event of each transition (:class:`dicekit.protocol.Stepping`), the rules
+that decide each answer (:class:`dicekit.protocol.Tagging`, read from the
+engine's own decisions) and a picture for a terminal
+(:class:`dicekit.protocol.TextPicture`), and adds one key to its spec
+examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
->>> from dicekit.protocol import ActionSpace, Game, Stepping, TextPicture
->>> isinstance(GAME, Stepping), isinstance(GAME, TextPicture), GAME.info.name
-(True, True, 'finishline')
+>>> from dicekit.protocol import ActionSpace, Game, Stepping, Tagging, TextPicture
+>>> isinstance(GAME, Stepping), isinstance(GAME, Tagging), isinstance(GAME, TextPicture)
+(True, True, True)
+>>> GAME.info.name
+'finishline'
 >>> isinstance(GAME, ActionSpace), len(GAME.action_space(GAME.config(2)))
 (True, 1280)
 >>> state = GAME.apply(GAME.new_game(GAME.config(3)), GAME.parse_action('r34'))
@@ -24,7 +29,7 @@ from pathlib import Path
 
 from dicekit.protocol import JSON, Bot, GameInfo, Step
 from dicekit.spec import ExampleFailure, ExampleKey, Played
-from finishline import jsonform, notation, players, svg
+from finishline import jsonform, notation, players, svg, text
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
 from finishline.board import CELLS
 from finishline.config import MAX_PLAYERS, MIN_PLAYERS, Config
@@ -138,16 +143,32 @@ class FinishLine:
         """Return the action of a JSON form (N3.2)."""
         return jsonform.action_from_json(data)
 
+    # -- rule tags ---------------------------------------------------------------------
+    def action_rules(self, state: State, action: Action) -> tuple[str, ...]:
+        """Return the ids of the rules that decide what ``action`` does; a refusal's rule first.
+
+        >>> GAME.action_rules(GAME.parse_state('..../..../..../..../..../.... 0/0 0c34'),
+        ...                   GAME.parse_action('+A3'))
+        ('R4.5',)
+        """
+        return state.action_rules(action)
+
+    def choice_rules(self, state: State) -> tuple[str, ...]:
+        """Return the ids of the rules that decide which actions are legal in ``state``.
+
+        >>> GAME.choice_rules(GAME.parse_state('..../..../..../..../..../.... 0/0 0c34'))
+        ('R4.2', 'R4.5', 'N2.6')
+        """
+        return state.choice_rules()
+
     # -- pictures and players --------------------------------------------------------
     def state_svg(self, state: State) -> str:
         """Return a drawing of ``state`` as a standalone SVG document."""
         return svg.state_svg(state)
 
     def state_text(self, state: State) -> str:
-        """Return a picture of ``state`` in plain text, for a terminal (:mod:`finishline.text`)."""
-        from finishline.text import state_text
-
-        return state_text(state)
+        """Return a picture of ``state`` in a few lines of plain text, for a terminal."""
+        return text.state_text(state)
 
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``racer``."""

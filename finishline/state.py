@@ -191,6 +191,54 @@ class State:
         >>> parse_state('..../1.../0.../..../..../.... 5/0 0r').step(Roll((3, 5))).event
         <Event.FORFEITED: 'forfeited'>
         """
+        return self._decide(action, None)
+
+    def action_rules(self, action: Action) -> tuple[str, ...]:
+        """Return the ids of the rules that decide what ``action`` does, in the spec's order.
+
+        They are the rules the engine applies when it decides the action:
+        for an illegal action, the rule that refuses it comes first, the one
+        :class:`IllegalAction` names.
+
+        >>> from finishline.notation import parse_action, parse_state
+        >>> state = parse_state('..../..../..../..../0.../0... 0/0 0c56')
+        >>> state.action_rules(parse_action('A5^,A6^'))  # only the 5 first frees A5
+        ('R3.4', 'R4.4', 'R6.1')
+        >>> state.action_rules(parse_action('+A4'))
+        ('R4.2',)
+        """
+        why: set[str] = set()
+        try:
+            self._decide(action, why)
+        except IllegalAction as refusal:
+            return (refusal.rule, *_in_spec_order(why - {refusal.rule}))
+        return _in_spec_order(why)
+
+    def choice_rules(self) -> tuple[str, ...]:
+        """Return the ids of the rules that decide which actions are legal, in the spec's order.
+
+        >>> from finishline.notation import parse_state
+        >>> parse_state('..../..../..../0.../0.../.... 4/0 0c25').choice_rules()
+        ('R4.2', 'R5.1', 'R6.4', 'R7.1', 'R7.4', 'R8.3', 'N2.6')
+        >>> new_game().choice_rules()
+        ('R3.2',)
+        """
+        if self.phase is Phase.OVER:
+            return ("R10.2",)
+        if self.phase is Phase.ROLL:
+            return ("R3.2",)
+        return _in_spec_order(self._trace().choice)
+
+    def _trace(self) -> rules.Trace:
+        """Return the record of the rules that decide this choosing state's legal actions."""
+        assert self.dice is not None
+        trace = rules.Trace()
+        me = self.player
+        rules.legal_actions(self.board, me, self.hand[me], self.across[me], self.dice, trace)
+        return trace
+
+    def _decide(self, action: Action, why: set[str] | None) -> Step:
+        """Return what :meth:`step` returns; add to ``why`` the rules that decide it."""
         if self.phase is Phase.OVER:
             raise self._refuse("the game is over", "R10.2", action)
         if isinstance(action, Roll):
@@ -200,9 +248,14 @@ class State:
             dice = (a, b) if a <= b else (b, a)
             me = self.player
             choosing = _successor(self, me, Phase.CHOOSE, dice, self.board, self.across)
+            trace = None if why is None else choosing._trace()
             if choosing._outcomes():
+                if why is not None and trace is not None:
+                    why.update(("R3.3", *trace.needed, *(("R4.1",) if a > b else ())))
                 return Step(choosing, Event.ROLLED)
-            return Step(self._next_turn(self.board, self.across), Event.FORFEITED)
+            if why is not None and trace is not None:
+                why.update(("R9.1", "R9.2", *trace.refused))
+            return Step(self._next_turn(self.board, self.across, why), Event.FORFEITED)
         if not isinstance(action, Play | Sideways | Double):
             raise self._refuse(
                 f"{brief(action)} is not an action: use Roll, Play, Sideways or Double",
@@ -216,23 +269,48 @@ class State:
         outcome = legal.get(action)
         me = self.player
         if outcome is None:
-            rule, reason = rules.diagnose(self.board, me, self.hand[me], self.dice, action, legal)
+            rule, reason = rules.diagnose(
+                self.board, me, self.hand[me], self.dice, action, legal, why
+            )
+            if why is not None and rule == "R4.5":  # what makes a play of both dice legal
+                why.update(self._trace().pairs_need)
             raise self._refuse(reason, rule, action)
+        if why is not None:
+            why.update(self._trace().grants[action])
         board, mine = outcome
         across = (*self.across[:me], mine, *self.across[me + 1 :])
         if mine == self.config.counters:  # R10.1
+            if why is not None:
+                why.add("R10.1")
             return Step(_successor(self, me, Phase.OVER, None, board, across), Event.WON)
-        return Step(self._next_turn(board, across), Event.PLAYED)
+        if why is not None and mine > self.across[me] and me not in board:
+            why.add("R10.1")  # all counters off the board, and still some in hand
+        if why is not None:
+            why.add("R3.4")
+        return Step(self._next_turn(board, across, why), Event.PLAYED)
 
-    def _next_turn(self, board: rules.Board, across: tuple[int, ...]) -> State:
+    def _next_turn(
+        self, board: rules.Board, across: tuple[int, ...], why: set[str] | None = None
+    ) -> State:
         """Return the next player's turn (R2.5, R3.4) on ``board``."""
         player = (self.player + 1) % self.config.players
+        if why is not None and self.config.players > 2:
+            why.add("R2.5")  # with two players, either way round is the same
         return _successor(self, player, Phase.ROLL, None, board, across)
 
     def _refuse(self, reason: str, rule: str, action: object) -> IllegalAction:
         from finishline.notation import format_state
 
         return IllegalAction(reason, rule, format_state(self), action)
+
+
+def _in_spec_order(ids: set[str]) -> tuple[str, ...]:
+    """Return rule ids in the order of the spec: chapters R before N, then by number."""
+
+    def key(rule: str) -> tuple[bool, tuple[int, ...]]:
+        return rule[0] != "R", tuple(int(part) for part in rule[1:].split("."))
+
+    return tuple(sorted(ids, key=key))
 
 
 def new_game(config: Config | None = None, first_player: int = 0) -> State:

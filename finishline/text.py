@@ -1,43 +1,68 @@
-"""A picture of a state in plain text, for a terminal: the six rows, the line, who has what.
+"""Terminal pictures: a state of the finish-line race in a few lines of plain text.
 
->>> from finishline import parse_state
->>> print(state_text(parse_state('..0./..../..../.0../01../...1 1/0 1c34')))
-  finish line
-    A B C D
-  1 . . 0 .
-  2 . . . .
-  3 . . . .
-  4 . 0 . .
-  5 0 1 . .
-  6 . . . 1
-player 0: 1 across, 2 in hand
-player 1: 0 across, 4 in hand
-player 1 to play the dice 3 4
+The picture has the finish line on top, the six rows under it (row 1 first,
+as the board is drawn, R1.2) with their numbers on the left and the cell
+letters A to D above, each counter as its player's number and each empty
+cell as a dot, as in the notation (N1.2).  Under the board, one line per
+player gives the counters in hand and across, with ``>`` before the player
+whose turn it is, and a last line says what happens next.  Only ASCII is
+used, so that any terminal shows it.
+
+>>> from finishline.notation import parse_state
+>>> print(state_text(parse_state('..../..0./..../..../01../...1 0/0 0c24')))
+     A B C D
+   ---------  finish line
+ 1   . . . .
+ 2   . . 0 .
+ 3   . . . .
+ 4   . . . .
+ 5   0 1 . .
+ 6   . . . 1
+ > player 0 (red)   in hand 4  across 0
+   player 1 (blue)  in hand 4  across 0
+ player 0 (red) to play a 2 and a 4
 """
 
 from __future__ import annotations
 
-from finishline.board import LETTERS, ROWS
+from finishline.board import LETTERS, ROWS, cell_at
 from finishline.state import Phase, State
+from finishline.svg import PLAYER_NAMES
 
 __all__ = ["state_text"]
 
 
-def state_text(state: State) -> str:
-    """Return ``state`` as a few lines of text: the board with row 1 at the line, then the players.
+def _name(player: int) -> str:
+    return f"player {player} ({PLAYER_NAMES[player % len(PLAYER_NAMES)]})"
 
-    A cell shows the player whose counter is on it, ``.`` an empty cell.
-    """
-    lines = ["  finish line", "    " + " ".join(LETTERS)]
-    for row in ROWS:
-        cells = state.board[(row - 1) * 4 : row * 4]
-        lines.append(f"  {row} " + " ".join("." if p is None else str(p) for p in cells))
-    for p, (across, hand) in enumerate(zip(state.across, state.hand, strict=True)):
-        lines.append(f"player {p}: {across} across, {hand} in hand")
+
+def _caption(state: State) -> str:
+    """Say what happens next: a roll, a choice for the dice on the table, or the end."""
+    who = _name(state.player)
     if state.phase is Phase.OVER:
-        lines.append(f"player {state.player} has won")
-    elif state.phase is Phase.CHOOSE and state.dice is not None:
-        lines.append(f"player {state.player} to play the dice {state.dice[0]} {state.dice[1]}")
-    else:
-        lines.append(f"player {state.player} to roll")
+        return f"{who} has won: every counter is across"
+    if state.phase is Phase.CHOOSE:
+        assert state.dice is not None
+        low, high = state.dice
+        return f"{who} to play a {low} and a {high}"
+    return f"{who} to roll"
+
+
+def state_text(state: State) -> str:
+    """Return the picture of ``state``: the board, the players' counters and what happens next.
+
+    >>> from finishline.state import new_game
+    >>> print(state_text(new_game()).splitlines()[-1])
+    player 0 (red) to roll
+    """
+    lines = ["     " + " ".join(LETTERS), "   ---------  finish line"]
+    for row in ROWS:
+        marks = [state.board[cell_at(row, letter)] for letter in LETTERS]
+        lines.append(f" {row}   " + " ".join("." if m is None else str(m) for m in marks))
+    names = [_name(p) for p in range(state.config.players)]
+    width = max(map(len, names))
+    for p, name in enumerate(names):
+        mark = ">" if p == state.player else " "
+        lines.append(f" {mark} {name:<{width}}  in hand {state.hand[p]}  across {state.across[p]}")
+    lines.append(f" {_caption(state)}")
     return "\n".join(lines)

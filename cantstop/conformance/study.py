@@ -19,8 +19,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,10 @@ from cantstop.conformance import generate, harness
 from cantstop.conformance.checks import CHECKS
 from cantstop.conformance.mutants import MUTANTS, MutantPort
 from cantstop.conformance.serve import handle as reference
+from cantstop.conformance.suite import SUITE
+from dicekit.conformance import study as _study
 from dicekit.conformance.compare import same_json
+from dicekit.conformance.study import FIRST_SHARE, TOP, Outcome, misses, table_lines
 
 __all__ = [
     "FAST_GAMES",
@@ -49,46 +50,6 @@ __all__ = [
 
 Case = dict[str, Any]
 Message = dict[str, Any]
-
-#: The share of seeded bugs whose rule at fault the diagnosis must name first.
-FIRST_SHARE = 0.9
-#: The rank within which the diagnosis must name the rule at fault of every bug.
-TOP = 3
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What the suite made of one seeded bug."""
-
-    #: The mutant's name (:data:`~cantstop.conformance.mutants.MUTANTS`).
-    mutant: str
-    #: The rule at fault.
-    rule: str
-    #: How many cases ran, and how many of them failed.
-    cases: int
-    failed: int
-    #: The rank of the rule at fault among the suspects, from 1; ``None`` if not named.
-    rank: int | None
-    #: The first suspects of the diagnosis, most suspicious first.
-    suspects: tuple[str, ...]
-
-    @property
-    def caught(self) -> bool:
-        """Whether some case failed."""
-        return self.failed > 0
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the outcome as a JSON object of the results file."""
-        return {
-            "mutant": self.mutant,
-            "rule": self.rule,
-            "summary": MUTANTS[self.mutant].summary,
-            "caught": self.caught,
-            "failed": self.failed,
-            "cases": self.cases,
-            "rank": self.rank,
-            "suspects": list(self.suspects),
-        }
 
 
 def results_path() -> Path:
@@ -222,20 +183,16 @@ def run_mutant(
     (:func:`changed_cases`); the others pass as they pass against the
     reference, and are counted as passed.  The outcome is the same.
     """
-    asked = cases if transcripts is None else changed_cases(mutant, cases, transcripts)
-    run = harness.run_suite(port_command(mutant), asked, timeout=timeout)
-    if transcripts is not None:
-        done = {r.id: r for r in run.results}
-        results = [
-            done.get(c["id"]) or harness.CaseResult(c["id"], "passed", list(c["rules"]))
-            for c in cases
-        ]
-        run = replace(run, results=results, selected=len(cases))
-    run.diagnose(cases, timeout=timeout)
-    ranked = [rule for rule, _, _ in run.suspects()]
-    rule = MUTANTS[mutant].rule
-    rank = ranked.index(rule) + 1 if rule in ranked else None
-    return Outcome(mutant, rule, len(run.results), run.count("failed"), rank, tuple(ranked[:TOP]))
+    asked = None if transcripts is None else changed_cases(mutant, cases, transcripts)
+    return _study.run_bug(
+        SUITE,
+        cases,
+        mutant,
+        MUTANTS[mutant].rule,
+        port_command(mutant),
+        asked=asked,
+        timeout=timeout,
+    )
 
 
 def run_study(
@@ -253,52 +210,16 @@ def run_study(
     (:func:`run_mutant`).
     """
     names = list(mutants)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [
-            pool.submit(run_mutant, name, cases, timeout=timeout, transcripts=transcripts)
-            for name in names
-        ]
-        outcomes = []
-        for future in futures:
-            outcome = future.result()
-            if progress is not None:
-                progress(outcome)
-            outcomes.append(outcome)
-    return outcomes
-
-
-def misses(outcomes: Sequence[Outcome]) -> list[str]:
-    """Return how the outcomes fall short of the targets, one line each; empty when met."""
-    lines = [f"{o.mutant}: not caught" for o in outcomes if not o.caught]
-    lines += [
-        f"{o.mutant}: {o.rule} is not among the first {TOP} suspects ({' '.join(o.suspects)})"
-        for o in outcomes
-        if o.caught and (o.rank is None or o.rank > TOP)
-    ]
-    first = sum(o.rank == 1 for o in outcomes)
-    if outcomes and first < FIRST_SHARE * len(outcomes):
-        lines.append(
-            f"the rule at fault is first for {first} of {len(outcomes)} bugs, "
-            f"fewer than {FIRST_SHARE:.0%}"
-        )
-    return lines
-
-
-def table_lines(outcomes: Sequence[Outcome]) -> list[str]:
-    """Return the outcomes as a text table, with a last line counting the ranks."""
-    lines = [f"{'mutant':<26} {'rule':<6} {'failed':>13}  rank  suspects"]
-    for o in outcomes:
-        rank = "-" if o.rank is None else str(o.rank)
-        failed = f"{o.failed}/{o.cases}"
-        lines.append(f"{o.mutant:<26} {o.rule:<6} {failed:>13}  {rank:>4}  {' '.join(o.suspects)}")
-    first = sum(o.rank == 1 for o in outcomes)
-    top = sum(o.rank is not None and o.rank <= TOP for o in outcomes)
-    caught = sum(o.caught for o in outcomes)
-    lines.append(
-        f"{len(outcomes)} bugs: {caught} caught, rule at fault first for {first}, "
-        f"in the first {TOP} for {top}"
+    return _study.run_study(
+        SUITE,
+        cases,
+        {name: MUTANTS[name].rule for name in names},
+        port_command,
+        jobs=jobs,
+        timeout=timeout,
+        asked=None if transcripts is None else lambda n: changed_cases(n, cases, transcripts),
+        progress=progress,
     )
-    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -340,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "subset": args.subset,
             "cases": len(cases),
             "targets": {"first_share": FIRST_SHARE, "top": TOP},
-            "outcomes": [o.to_json() for o in outcomes],
+            "outcomes": [o.to_json(MUTANTS[o.mutant].summary) for o in outcomes],
         }
         args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     missed = misses(outcomes)

@@ -17,7 +17,8 @@ The protocol and the harness:
 - :mod:`~dicekit.conformance.run`: the run loop and its results;
 - :mod:`~dicekit.conformance.ranking`: the suspect rules of a run;
 - :mod:`~dicekit.conformance.report`: the JUnit XML report, written safely;
-- :mod:`~dicekit.conformance.suite`: the interface a game's suite provides.
+- :mod:`~dicekit.conformance.suite`: the interface a game's suite provides;
+- :mod:`~dicekit.conformance.study`: the seeded-bug study of a game's port.
 
 The vectors:
 

@@ -6,6 +6,19 @@
 import * as R from './rules.js';
 import * as N from './notation.js';
 import { MAX_LINE_BYTES, LineError, decode } from './lines.js';
+import { readFileSync } from 'node:fs';
+
+// --bug NAME switches on one seeded bug of bugs.json, for the study of the suite's diagnosis.
+const BUGS = JSON.parse(readFileSync(new URL('./bugs.json', import.meta.url), 'utf8'));
+const args = process.argv.slice(2);
+if (args.length) {
+  const known = BUGS.map((b) => b.name);
+  if (args.length !== 2 || args[0] !== '--bug' || !known.includes(args[1])) {
+    process.stderr.write(`port.js: error: usage: node port.js [--bug NAME], NAME one of ${known.join(', ')}\n`);
+    process.exit(2);
+  }
+  R.setBug(args[1]);
+}
 
 const PROTOCOL = 1;
 
@@ -38,6 +51,7 @@ const OPS = {
     const done = R.apply(N.parseState(text(q, 'state')), N.parseAction(text(q, 'action')));
     return { state: N.formatState(done.state), event: done.event };
   },
+  chance: (q) => ({ outcomes: R.chanceOutcomes(N.parseState(text(q, 'state'))) }),
   perft: (q) => R.perft(N.parseState(text(q, 'state'))),
   quit: () => ({}),
 };

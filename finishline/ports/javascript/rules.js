@@ -8,6 +8,12 @@
 // { type: 'sideways', from, to } or { type: 'double', cell }, cells as indices.
 
 const LETTERS = 'ABCD';
+
+// The seeded bug switched on (bugs.json), or '' for the rules as the spec states them.
+let BUG = '';
+function setBug(name) {
+  BUG = name;
+}
 const DEFAULT_COUNTERS = { 2: 6, 3: 5, 4: 4 };
 
 class RuleError extends Error {
@@ -115,7 +121,7 @@ function actionText(a) {
 function searchPlays(state) {
   const me = state.player;
   const [a, b] = state.dice;
-  const orders = a === b ? [[a, b]] : [[a, b], [b, a]];
+  const orders = a === b || BUG === 'low-die-first' ? [[a, b]] : [[a, b], [b, a]];
   const found = new Map(); // text -> { action, board, across, used }
   let most = 0;
   // tracks: counter origin key -> { cell (start or placement), enter, rows, at (where it is now) }
@@ -136,13 +142,14 @@ function searchPlays(state) {
     for (let letter = 0; letter < 4; letter += 1) {
       const cell = (die - 1) * 4 + letter;
       const owner = board[cell];
-      if (owner === null && inHand > 0) { // R5.1, R5.2
+      if (owner === null && (inHand > 0 || BUG === 'hand-unlimited')) { // R5.1, R5.2
         const next = board.slice();
         next[cell] = me;
         const t = new Map(tracks);
         t.set(`new${cell}`, { cell, enter: true, rows: 0, at: cell });
         go(rest, next, inHand - 1, across, t, used + 1);
-      } else if (owner === me && (cell < 4 || board[cell - 4] === null)) { // R6.1, R6.4, R6.5
+      } else if (owner === me && (cell < 4 || board[cell - 4] === null
+        || (BUG === 'bump-blocker' && board[cell - 4] !== me))) { // R6.1, R6.4, R6.5
         const next = board.slice();
         next[cell] = null;
         if (cell >= 4) next[cell - 4] = me;
@@ -150,13 +157,15 @@ function searchPlays(state) {
         let key = null;
         for (const [k, track] of t) if (track.at === cell) key = k;
         const old = key === null ? { cell, enter: false, rows: 0 } : t.get(key);
+        if (BUG === 'counter-once' && old.rows > 0) continue;
+        if (BUG === 'place-no-move' && old.enter) continue;
         t.set(key === null ? `old${cell}` : key, { ...old, rows: old.rows + 1, at: cell >= 4 ? cell - 4 : -1 });
         go(rest, next, inHand, cell < 4 ? across + 1 : across, t, used + 1);
       }
     }
   }
   for (const order of orders) go(order, state.board, hand(state, me), state.across[me], new Map(), 0);
-  return [...found.values()].filter((f) => f.used === most);
+  return [...found.values()].filter((f) => f.used === most || BUG === 'one-die-optional');
 }
 
 function neighbours(cell) {
@@ -178,7 +187,7 @@ function legal(state) {
     for (let cell = 0; cell < 24; cell += 1) {
       if (state.board[cell] !== me) continue;
       for (const to of neighbours(cell)) {
-        if (state.board[to] !== null) continue;
+        if (state.board[to] !== null && !(BUG === 'sideways-bumps' && state.board[to] !== me)) continue;
         const board = state.board.slice();
         board[cell] = null;
         board[to] = me;
@@ -187,13 +196,17 @@ function legal(state) {
     }
   }
   if (a === b) { // R8.3
+    const advances = [];
     for (let cell = 0; cell < 24; cell += 1) {
-      if (state.board[cell] !== me || (cell >= 4 && state.board[cell - 4] !== null)) continue;
+      const owner = state.board[cell];
+      const rival = BUG === 'double-advance-rival' && owner !== null && owner !== me && cell >= 4;
+      if ((owner !== me && !rival) || (cell >= 4 && state.board[cell - 4] !== null)) continue;
       const board = state.board.slice();
       board[cell] = null;
-      if (cell >= 4) board[cell - 4] = me;
-      out.push({ action: { type: 'double', cell }, board, across: state.across[me] + (cell < 4 ? 1 : 0) });
+      if (cell >= 4) board[cell - 4] = owner;
+      advances.push({ action: { type: 'double', cell }, board, across: state.across[me] + (cell < 4 ? 1 : 0) });
     }
+    if (BUG !== 'double-advance-when-stuck' || !out.some((f) => f.action.type === 'play')) out.push(...advances);
   }
   return out;
 }
@@ -206,7 +219,8 @@ function legalActions(state) {
 
 function nextTurn(state, board, across) {
   const config = { players: state.players, counters: state.counters };
-  return makeState(config, (state.player + 1) % state.players, 'roll', null, board, across);
+  const step = BUG === 'anticlockwise' ? state.players - 1 : 1;
+  return makeState(config, (state.player + step) % state.players, 'roll', null, board, across);
 }
 
 // Return { state, event } after the action, or throw RuleError naming the rule.
@@ -217,7 +231,14 @@ function apply(state, action) {
     if (state.phase !== 'roll') throw new RuleError('the dice on the table must be played first', 'R3.3');
     const dice = action.dice[0] <= action.dice[1] ? [...action.dice] : [action.dice[1], action.dice[0]];
     const choosing = { ...state, phase: 'choose', dice };
-    if (legal(choosing).length) return { state: makeState(config, state.player, 'choose', dice, state.board, state.across), event: 'rolled' };
+    if (legal(choosing).length) {
+      const made = makeState(config, state.player, 'choose', dice, state.board, state.across);
+      if (BUG === 'thrown-order') return { state: Object.freeze({ ...made, dice: [...action.dice] }), event: 'rolled' };
+      return { state: made, event: 'rolled' };
+    }
+    if (BUG === 'forfeit-keeps-turn') {
+      return { state: makeState(config, state.player, 'roll', null, state.board, state.across), event: 'forfeited' };
+    }
     return { state: nextTurn(state, state.board, state.across), event: 'forfeited' };
   }
   if (state.phase === 'roll') throw new RuleError('a turn starts with a roll', 'R3.2');
@@ -232,6 +253,14 @@ function apply(state, action) {
   if (found.across === state.counters) {
     return { state: makeState(config, state.player, 'over', null, found.board, across), event: 'won' };
   }
+  if (BUG === 'last-on-board-wins' && found.across > state.across[state.player]
+      && !found.board.includes(state.player)) {
+    const over = { ...state, phase: 'over', dice: null, board: found.board, across };
+    return { state: Object.freeze(over), event: 'won' };
+  }
+  const again = (BUG === 'sideways-keeps-turn' && action.type === 'sideways')
+    || (BUG === 'double-rolls-again' && state.dice[0] === state.dice[1]);
+  if (again) return { state: makeState(config, state.player, 'roll', null, found.board, across), event: 'played' };
   return { state: nextTurn(state, found.board, across), event: 'played' };
 }
 
@@ -285,6 +314,17 @@ function refusal(state, action) {
   return ['R4.5', 'it leaves a die unused that can be used'];
 }
 
+// Chance's outcomes: in a state about to roll, the 21 sorted rolls, a double 1/36 and
+// any other 1/18 (R4.1); none elsewhere.
+function chanceOutcomes(state) {
+  if (state.phase !== 'roll') return [];
+  const out = [];
+  for (let x = 1; x <= 6; x += 1) {
+    for (let y = x; y <= 6; y += 1) out.push({ action: `r${x}${y}`, p: x === y ? [1, 36] : [1, 18] });
+  }
+  return out;
+}
+
 // Whole-roll counts of a state about to roll: legal actions over the 36 ordered rolls.
 function perft(state) {
   if (state.phase !== 'roll') throw new RuleError('whole-roll counts need a state about to roll', 'R3.2');
@@ -303,4 +343,5 @@ function perft(state) {
 export {
   LETTERS, DEFAULT_COUNTERS, RuleError, isInt, rowOf, cellName, makeConfig, hand, winnerOf,
   newGame, makeState, legal, legalActions, actionText, moveText, moveKey, apply, perft,
+  chanceOutcomes, setBug,
 };
