@@ -31,13 +31,14 @@ from cantstop.dice import pairings
 from cantstop.explanation import TEMPLATES
 from cantstop.spec import load_spec
 from cantstop.svg import dice_svg, state_svg
+from tests.extras import NODE_REASON
 from tests.games import CONFIGS, random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PORT = ROOT / "examples" / "ports" / "javascript"
 NODE = shutil.which("node")
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+pytestmark = pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 
 #: Reads one JSON request a line ({"state", "actions", "svg"} or {"dice"}) as the
 #: lines come, and answers one JSON line each: the SHA-256 of every text it
