@@ -14,6 +14,9 @@ import os
 #: Adapter modules and the framework each imports.
 _ADAPTERS = {
     "cantstop/openspiel.py": "pyspiel",
+    "dicekit/openspiel.py": "pyspiel",
+    "finishline/openspiel.py": "pyspiel",
+    "tower/openspiel.py": "pyspiel",
     "cantstop/envs/__init__.py": "numpy",
     "cantstop/envs/_table.py": "numpy",
     "cantstop/envs/gymnasium.py": "gymnasium",

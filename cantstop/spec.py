@@ -72,7 +72,7 @@ def _keys() -> dict[str, str]:
 
 
 #: The keys an example block may hold, and what each means: the layer's
-#: (:data:`dicekit.spec.EXAMPLE_KEYS`) in Can't Stop's words, and ``perft``.
+#: (``dicekit.spec.EXAMPLE_KEYS``) in Can't Stop's words, and ``perft``.
 EXAMPLE_KEYS: Mapping[str, str] = _keys()
 
 

@@ -68,7 +68,7 @@ class Console:
         """Ask until the answer is not empty; return it without surrounding space.
 
         ``q`` (``quit``, ``exit``, in any case) and the end of the input raise
-        :class:`Quit`.  A line is read :data:`MAX_ANSWER` characters at a time,
+        ``Quit``.  A line is read :data:`MAX_ANSWER` characters at a time,
         so a line of any length costs no more memory than that: a longer one
         is skipped, and so is one that is not text, each with a word why.
         """

@@ -11,7 +11,7 @@ one seed gives one game whoever plays it:
   chance acts, either because only chance can (the dice are due) or
   because the bot returned :data:`~dicekit.protocol.CHANCE`;
 - :func:`play_out` plays a game on from a state, step by step
-  (:class:`Turn` says who acted and what happened).
+  (``Turn`` says who acted and what happened).
 
 >>> import random
 >>> from fractions import Fraction

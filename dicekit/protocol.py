@@ -35,6 +35,7 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkabl
 __all__ = [
     "CHANCE",
     "JSON",
+    "ActionSpace",
     "ActionT",
     "Bot",
     "Chance",
@@ -57,6 +58,7 @@ ConfigT = TypeVar("ConfigT")
 _StateIn = TypeVar("_StateIn", contravariant=True)
 _ActionOut = TypeVar("_ActionOut", covariant=True)
 _ActionIn = TypeVar("_ActionIn", contravariant=True)
+_ConfigIn = TypeVar("_ConfigIn", contravariant=True)
 
 
 class Chance(enum.Enum):
@@ -272,5 +274,23 @@ class Bot(Protocol, Generic[_StateIn, _ActionOut]):
 
         :data:`CHANCE` is a choice only where chance may act beside the legal
         actions (see the module docstring).
+        """
+        ...
+
+
+@runtime_checkable
+class ActionSpace(Protocol[_ConfigIn, _ActionOut]):
+    """What a game may add to :class:`Game`: every action a player may take, in a fixed order.
+
+    The research adapters number a player's actions once and for all (an
+    OpenSpiel game has a fixed count of distinct actions,
+    :mod:`dicekit.openspiel`); a game gives the numbering here.
+    """
+
+    def action_space(self, config: _ConfigIn) -> Sequence[_ActionOut]:
+        """Return every action a player may take under ``config``, each once, in a fixed order.
+
+        Each legal action of every state of the configuration is in it;
+        chance's actions are not.
         """
         ...

@@ -52,6 +52,7 @@ autodoc_default_options = {"show-inheritance": True}
 nitpick_ignore_regex = [
     ("py:(class|func|exc|data)", r"(collections\.abc|typing|fractions|argparse|io|enum)\..*"),
     ("py:(class|func|exc|data)", r"(pathlib|json|os|random|hypothesis)\..*"),
+    ("py:(class|obj)", r"dicekit\.conformance\.pool\.T"),  # the type variable of a Move
     ("py:class", r"dict\[str"),  # a piece of a type alias that autodoc splits
     ("py:mod", r"cantstop\._.*"),  # private modules, named in docstrings but not documented
     ("py:(class|exc|func)", r"(.*\.)?_[A-Za-z]\w*"),  # private names have no pages

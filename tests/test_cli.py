@@ -445,12 +445,14 @@ def test_spec_check_reports_failing_examples_on_stderr(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A failing example is listed on stdout and ends in the error line and status 1."""
-    from cantstop.commands import spec as spec_command
     from cantstop.spec import load_spec
+    from dicekit import spec as layer
 
     example = load_spec().examples[0]
     monkeypatch.setattr(
-        spec_command, "iter_failures", lambda spec: iter([(example, f"{example.id}: wrong")])
+        layer,
+        "iter_failures",
+        lambda game, spec: iter([(example, f"{example.id}: wrong")]),
     )
     assert main(["spec", "--check"]) == 1
     captured = capsys.readouterr()
@@ -458,6 +460,23 @@ def test_spec_check_reports_failing_examples_on_stderr(
     first = f"{example.id}: wrong"
     assert captured.err == (
         f"cantstop spec: error: 1 example fails against the engine; the first: {first}\n"
+    )
+
+
+def test_spec_of_can_t_stop_that_does_not_read_is_one_error_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Can't Stop's spec is read as every game's: a malformed file is status 1, no traceback."""
+    from dicekit import spec as layer
+
+    def malformed(game: object) -> None:
+        raise ValueError("rules/05-placing.md:12: an example block without an id")
+
+    monkeypatch.setattr(layer, "load_game_spec", malformed)
+    assert main(["spec"]) == 1
+    assert capsys.readouterr().err == (
+        "cantstop spec: error: the spec of Can't Stop does not read: "
+        "rules/05-placing.md:12: an example block without an id\n"
     )
 
 

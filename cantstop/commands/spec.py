@@ -3,9 +3,9 @@
 ``cantstop spec --check`` prints each failing example on stdout, then the
 counts, and when an example fails ends with the error line of the
 convention on stderr and exit status 1.  ``--game NAME`` picks the game
-(:mod:`cantstop.commands.games`): Can't Stop's spec is read and run by
-:mod:`cantstop.spec`, any other game's by :mod:`dicekit.spec` on its game
-object.
+(:mod:`cantstop.commands.games`); every game's spec, Can't Stop's too, is
+read and run by :mod:`dicekit.spec` on the game object, with the game's own
+example keys (:mod:`cantstop.spec` reads Can't Stop's the same way).
 """
 
 from __future__ import annotations
@@ -13,20 +13,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.games import add_game_option, load_game
 from cantstop.commands.report import ExitStatus, report_error
-from cantstop.spec import iter_failures, load_spec
 from dicekit import spec as layer
 from dicekit.spec import Example, Spec
 
 __all__ = ["add_commands"]
 
 
-def _read(name: str) -> tuple[Spec, Iterator[tuple[Example, str]] | None]:
+def _read(name: str) -> tuple[Spec, Iterator[tuple[Example, str]]]:
     """Return the spec of game ``name``, and (lazily) its failing examples."""
-    if name == DEFAULT:
-        spec = load_spec()
-        return spec, None
     game = load_game(name)
     try:
         spec = layer.load_game_spec(game)
@@ -45,7 +41,7 @@ def _spec(args: argparse.Namespace) -> int:
     print(f"{len(rules)} rules in {chapters} chapters, {len(spec.examples)} examples")
     if not args.check:
         return ExitStatus.SUCCESS
-    failures = list(iter_failures(spec) if failing is None else failing)
+    failures = list(failing)
     for _, message in failures:
         print(message)
     print(f"{len(spec.examples) - len(failures)} passed, {len(failures)} failed")

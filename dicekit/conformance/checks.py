@@ -57,7 +57,7 @@ def refused(message: Message, answer: Message) -> str:
 
 
 def ok(port: Requester, message: Message) -> Message:
-    """Send ``message`` and return the answer; raise :class:`Mismatch` if the port refuses it."""
+    """Send ``message`` and return the answer; raise ``Mismatch`` if the port refuses it."""
     answer = port.request(message)
     if answer.get("ok") is not True:
         raise Mismatch(refused(message, answer))
@@ -65,7 +65,7 @@ def ok(port: Requester, message: Message) -> Message:
 
 
 def expect_error(port: Requester, message: Message, rule: str, at: int | None = None) -> None:
-    """Send ``message``; raise :class:`Mismatch` unless the port refuses it under ``rule``.
+    """Send ``message``; raise ``Mismatch`` unless the port refuses it under ``rule``.
 
     With ``at``, an ``at`` in the port's error must be that position.
     """

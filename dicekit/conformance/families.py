@@ -36,7 +36,7 @@ Needs = Callable[[str], Sequence[str]]
 
 
 def tagging(game: Game[Any, Any, Any]) -> Tagging[Any, Any]:
-    """Return ``game`` as a :class:`~dicekit.protocol.Tagging`; raise :class:`VectorError` if not.
+    """Return ``game`` as a :class:`~dicekit.protocol.Tagging`; raise ``VectorError`` if not.
 
     The vectors name, for every case, the rules that decide its answer, and
     only the game's engine knows them.

@@ -5,7 +5,7 @@ keeps passing it.  The suite's folder (``conformance/``, beside ``v1/``,
 ``v2/``...) holds ``frozen.json``: for each released version, the sha256 of
 each of its files.  :func:`check_frozen` names every file that changed,
 went missing or was added; :func:`freeze` adds a version to the list when it
-is released; :func:`refuse_frozen` keeps a generator from writing into one.
+is released; ``refuse_frozen`` keeps a generator from writing into one.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as tmp:

@@ -4,7 +4,8 @@ The game (its rules are in ``tests/dicekit/toy/spec/``) is small enough to
 read at a glance and has what the layer must handle: a configuration, chance
 with exact probabilities, a state where the player may either act (hold) or
 let chance act (roll on), events, refusals under rules, notation with error
-positions, JSON forms and the rule tags of :class:`dicekit.protocol.Tagging`.
+positions, JSON forms, the rule tags of :class:`dicekit.protocol.Tagging`
+and the numbering of :class:`dicekit.protocol.ActionSpace`.
 Nothing in the layer knows it.
 
 >>> state = TOY.new_game(TOY.config(2))
@@ -110,7 +111,7 @@ _BEGINNING = re.compile(r"\d+(,\d+)*,?|\d+(,\d+)*/(\d+(/(\d([rdx]( (t\d*)?)?)?)?
 
 
 class Toy:
-    """The toy game on the layer: :class:`~dicekit.protocol.Game`, ``Stepping`` and ``Tagging``."""
+    """The toy game: a :class:`~dicekit.protocol.Game`, with ``Stepping``, ``Tagging`` and more."""
 
     info = GameInfo("toy", "The toy game", 2, 3, Path(__file__).resolve().parent / "spec")
     events = ("rolled", "busted", "held", "won")
@@ -157,6 +158,10 @@ class Toy:
         if state.phase == "over":
             return ()
         return tuple((Roll(face), Fraction(1, 6)) for face in range(1, 7))
+
+    def action_space(self, config: ToyConfig) -> Sequence[Action]:
+        """Return every action a player may take, numbered once: the hold (R2.4)."""
+        return (Hold(),)
 
     def legal_actions(self, state: ToyState) -> Sequence[Action]:
         """Return the hold where the turn has points (R2.4); rolling is chance's."""
