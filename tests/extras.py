@@ -49,6 +49,7 @@ def require(module: str) -> ModuleType:
     CI installs every extra (``.ci/run``), so there a missing framework is an
     error, not a skip.
     """
+    __tracebackhide__ = True  # a skip is reported at the line of the test file that called this
     why = reason(module)
     if os.environ.get("CI") == "true":
         return importlib.import_module(module)
