@@ -25,11 +25,14 @@ Tests that do much work per example ask for a fraction of the profile's
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Generator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from cantstop import _tables
+from tests.extras import EXTRAS, reason
 
 settings.register_profile(
     "ci",
@@ -77,3 +80,35 @@ def _empty_move_tables() -> None:
     """
     for table in (_tables.MOVES, _tables._BUSTS, _tables._MOVE, _tables._MOVE_TUPLES):
         table.clear()
+
+
+_COULD_NOT_IMPORT = re.compile(r"could not import '([\w.]+)'")
+
+
+def _name_the_extra(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """Reword a bare ``pytest.importorskip`` skip to name the extra that installs the module."""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        path, line, message = report.longrepr
+        found = _COULD_NOT_IMPORT.search(message)
+        if found and found.group(1).split(".")[0] in EXTRAS:
+            report.longrepr = (path, line, f"Skipped: {reason(found.group(1))}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """Name the extra a skipped test file needs."""
+    report = yield
+    _name_the_extra(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Name the extra a skipped test needs."""
+    report = yield
+    _name_the_extra(report)
+    return report

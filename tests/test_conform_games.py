@@ -21,6 +21,7 @@ import pytest
 from cantstop.cli import main
 from dicekit.conformance import vectors
 from dicekit.conformance.vectorfiles import render
+from tests.extras import NODE_REASON
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
@@ -119,7 +120,7 @@ def test_cant_stops_serve_names_its_game_and_keeps_its_answers() -> None:
         pytest.param(
             FINISHLINE_PORT,
             id="javascript",
-            marks=pytest.mark.skipif(NODE is None, reason="needs Node.js"),
+            marks=pytest.mark.skipif(NODE is None, reason=NODE_REASON),
         ),
     ],
 )

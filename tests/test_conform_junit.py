@@ -12,8 +12,9 @@ import pytest
 from cantstop.cli import main
 from cantstop.conformance import generate, harness, study
 from cantstop.conformance.mutants import MutantPort
+from tests.extras import require
 
-etree = pytest.importorskip("lxml.etree")
+etree = require("lxml.etree")
 
 SCHEMA = Path(__file__).resolve().parent / "data" / "junit.xsd"
 

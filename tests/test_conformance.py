@@ -18,6 +18,7 @@ from cantstop.cli import main
 from cantstop.conformance import generate, harness
 from cantstop.spec import load_spec
 from tests import independent
+from tests.extras import NODE_REASON
 
 VECTORS = generate.vectors_dir()
 REFERENCE = [sys.executable, "-m", "cantstop", "serve"]
@@ -166,7 +167,7 @@ def test_reference_port_passes_the_spec_examples(capsys: pytest.CaptureFixture[s
     assert out[-1] == f"{len(load_spec().examples)} passed, 0 failed (suite v2)"
 
 
-@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+@pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 def test_bundled_port_is_the_default(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """With no command, ``cantstop conform`` runs the bundled JavaScript port."""
     report = tmp_path / "report.json"
@@ -239,7 +240,7 @@ def _without_messages(value: Any) -> Any:
         pytest.param(
             [NODE or "node", str(VECTORS.parents[2] / "examples/ports/javascript/port.js")],
             id="javascript",
-            marks=pytest.mark.skipif(NODE is None, reason="needs Node.js"),
+            marks=pytest.mark.skipif(NODE is None, reason=NODE_REASON),
         ),
     ],
 )
@@ -281,7 +282,7 @@ NOT_REQUESTS = [
         pytest.param(
             [NODE or "node", str(VECTORS.parents[2] / "examples/ports/javascript/port.js")],
             id="javascript",
-            marks=pytest.mark.skipif(NODE is None, reason="needs Node.js"),
+            marks=pytest.mark.skipif(NODE is None, reason=NODE_REASON),
         ),
     ],
 )

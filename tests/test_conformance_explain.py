@@ -16,6 +16,7 @@ from cantstop.conformance import generate, harness
 from cantstop.conformance.serve import handle
 from cantstop.explanation import TEMPLATES
 from tests import independent
+from tests.extras import NODE_REASON
 
 NODE = shutil.which("node")
 JS_PORT = Path(__file__).resolve().parent.parent / "examples" / "ports" / "javascript"
@@ -247,7 +248,7 @@ EXPLAIN_MISTAKES: dict[str, tuple[str, str, str]] = {
 }
 
 
-@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+@pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 def test_the_javascript_port_declares_and_passes_explain() -> None:
     """The bundled JavaScript port declares the capability and passes the sample."""
     assert NODE is not None
@@ -257,7 +258,7 @@ def test_the_javascript_port_declares_and_passes_explain() -> None:
     assert run.count("passed") == len(SAMPLE)
 
 
-@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+@pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 @pytest.mark.parametrize("mistake", sorted(EXPLAIN_MISTAKES))
 def test_an_explain_mistake_is_named(mistake: str, tmp_path: Path) -> None:
     """Each mistake patched into explain.js fails the run, and the diagnosis names its rule."""

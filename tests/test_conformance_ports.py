@@ -10,6 +10,7 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
+from tests.extras import NODE_REASON
 
 NODE = shutil.which("node")
 JS_PORT = Path(__file__).resolve().parent.parent / "examples" / "ports" / "javascript"
@@ -52,7 +53,7 @@ def broken_port(tmp_path: Path, old: str, new: str) -> list[str]:
     return [NODE, str(copy / "port.js")]
 
 
-@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+@pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 @pytest.mark.parametrize("mistake", sorted(MISTAKES))
 def test_a_rule_mistake_is_named(mistake: str, tmp_path: Path) -> None:
     """Each patched-in mistake fails the run, and the first suspect rule is the one it breaks."""
@@ -66,7 +67,7 @@ def test_a_rule_mistake_is_named(mistake: str, tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+@pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 def test_count_mismatch_is_divided_by_roll(tmp_path: Path) -> None:
     """A wrong whole-roll count is diagnosed roll by roll, naming the moves and the rules."""
     old, new, _ = MISTAKES["a marker on the top advances"]
@@ -84,7 +85,7 @@ def test_count_mismatch_is_divided_by_roll(tmp_path: Path) -> None:
     assert result.diagnosis[-1].endswith("of 1296)")
 
 
-@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+@pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 def test_known_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Listed failures do not fail the run; a listed case that passes does."""
     old, new, _ = MISTAKES["Variant B ignored"]

@@ -13,6 +13,7 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
+from tests.extras import NODE_REASON
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
@@ -147,7 +148,7 @@ def test_a_version_the_suite_lacks_is_exit_2(
     assert out == ""
 
 
-@pytest.mark.skipif(NODE is None, reason="the JavaScript port needs Node.js")
+@pytest.mark.skipif(NODE is None, reason=NODE_REASON)
 def test_the_port_of_v1_passes_v1_and_fails_only_what_v2_changed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

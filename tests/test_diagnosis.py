@@ -21,6 +21,7 @@ from cantstop.conformance.serve import handle as serve_handle
 from cantstop.dice import pairings
 from cantstop.spec import load_spec
 from tests import independent
+from tests.extras import require
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = harness.load_cases(generate.vectors_dir())
@@ -345,7 +346,7 @@ def test_the_committed_results_file() -> None:
 
 
 def _mini_site(tmp_path: Path, results: str | None) -> subprocess.CompletedProcess[str]:
-    pytest.importorskip("sphinx")
+    require("sphinx")
     source = tmp_path / "src"
     source.mkdir(parents=True)
     (source / "conf.py").write_text(

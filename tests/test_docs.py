@@ -26,7 +26,7 @@ import pytest
 from cantstop.spec import load_spec
 from dicekit.spec import Spec, load_game_spec
 from tests.docsite import built_site
-from tests.extras import require
+from tests.extras import CHROMIUM_REASON, require
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -40,8 +40,8 @@ def game_spec(name: str) -> Spec:
     return load_game_spec(importlib.import_module(name).GAME)
 
 
-pytest.importorskip("sphinx")
-pytest.importorskip("myst_parser")
+require("sphinx")
+require("myst_parser")
 
 
 def sphinx(
@@ -549,7 +549,7 @@ def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
     if not Path(CHROMIUM).is_file():
         if os.environ.get("CI") == "true":
             pytest.fail("the browser check needs Chromium: apt-get install -y chromium")
-        pytest.skip("Chromium is not installed")
+        pytest.skip(CHROMIUM_REASON)
     run = subprocess.run(
         [sys.executable, str(DOCS / "check_pages.py"), str(site)],
         capture_output=True,

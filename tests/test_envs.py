@@ -503,7 +503,7 @@ def test_pettingzoo_rewards_are_zero_sum_as_in_openspiel(players: int) -> None:
         {f"player_{p}": 1.0 if p == final.winner else loss for p in range(players)}
     )
     assert sum(totals.values()) == pytest.approx(0.0)
-    pyspiel = pytest.importorskip("pyspiel")
+    pyspiel = require("pyspiel")
     from cantstop.openspiel import roll_action
 
     # The environment's dice are the draws of a generator seeded alike.

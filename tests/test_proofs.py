@@ -18,7 +18,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-pytest.importorskip("z3", reason="the proofs need the proofs extra (z3-solver)")
+from tests.extras import reason
+
+pytest.importorskip("z3", reason=reason("z3"))
 
 from cantstop import (
     CantStopError,

@@ -6,13 +6,16 @@
   section are the same, install from the clone (``-e '.[EXTRA]'``: cantstop
   is not on a package index), and name extras that ``pyproject.toml`` has,
   with the frameworks the adapters import;
-* the README's words on how to reach each adapter work as written.
+* the README's words on how to reach each adapter work as written, and so does
+  the page's ``gymnasium.make`` by module path, in a fresh interpreter.
 """
 
 from __future__ import annotations
 
 import doctest
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -89,3 +92,20 @@ def test_the_readme_names_what_to_import_and_it_works() -> None:
     )
     assert pyspiel.load_game("python_cant_stop").num_players() == 2
     assert cantstop.openspiel.GAME_NAME == "python_cant_stop"
+
+
+def test_the_pages_make_by_module_path_imports_the_module_itself() -> None:
+    """The page's ``gymnasium.make`` by module path works in a fresh interpreter."""
+    page = " ".join(PAGE.read_text(encoding="utf-8").split())
+    call = 'gymnasium.make("cantstop.envs.gymnasium:cantstop/Solitaire-v0")'
+    assert f"`{call}` imports the module itself" in page
+    script = f"import gymnasium\nenv = {call}\nprint(type(env.unwrapped).__module__)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=ROOT,
+    )
+    assert done.stdout == "cantstop.envs.gymnasium\n"

@@ -27,7 +27,7 @@ import pytest
 from cantstop import IllegalAction, Roll, Stop, parse_state
 from cantstop.svg import state_svg
 from tests.docsite import built_site
-from tests.extras import require
+from tests.extras import CHROMIUM_REASON, require
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -36,7 +36,7 @@ require("pytest_playwright")
 if not Path(CHROMIUM).is_file():
     if os.environ.get("CI") == "true":
         pytest.fail("the browser tests need Chromium: apt-get install -y chromium")
-    pytest.skip("Chromium is not installed", allow_module_level=True)
+    pytest.skip(CHROMIUM_REASON, allow_module_level=True)
 
 from playwright.sync_api import BrowserContext, Page, Request, Route, ViewportSize  # noqa: E402
 

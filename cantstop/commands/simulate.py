@@ -28,7 +28,7 @@ __all__ = ["add_commands"]
 def _simulate_game(args: argparse.Namespace, show: bool) -> int:
     """Simulate a game other than Can't Stop, through the layer."""
     game = load_game(args.game)
-    names = bot_names(game, args.players or default_bots(game))
+    names = bot_names(game, default_bots(game) if args.players is None else args.players)
     config = None
     if args.rules is not None:
         try:
@@ -57,7 +57,7 @@ def _simulate(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     if args.game != DEFAULT:
         return _simulate_game(args, show)
-    names = player_names(args.players or "rule28,random")
+    names = player_names("rule28,random" if args.players is None else args.players)
     rules = None
     if args.rules is not None:
         try:
