@@ -11,6 +11,14 @@ failed, and where the rule at fault stands among the suspects.
 caught, the rule at fault first for :data:`FIRST_SHARE` of the bugs and
 among the first :data:`TOP` for all) and :func:`table_lines` prints them.
 
+:class:`PortStudy` is the study of a game's bundled port as a command: the
+port's seeded bugs (:func:`load_bugs` reads its ``bugs.json``), the
+command that starts it with one of them, the results file beside the
+suite's versions and :meth:`PortStudy.main`, the command line
+``python -m GAME.study [--json FILE] [--bug NAME]`` of each game, which
+also prints the results file's table in Markdown (:func:`markdown_lines`)
+for the game's port guide.
+
 >>> outcomes = [Outcome("a", "R1.1", 10, 2, 1, ("R1.1",)), Outcome("b", "R2.1", 10, 0, None, ())]
 >>> misses(outcomes)
 ['b: not caught', 'the rule at fault is first for 1 of 2 bugs, fewer than 90%']
@@ -24,19 +32,32 @@ b                          R2.1            0/10     -
 
 from __future__ import annotations
 
+import argparse
+import json
+import shutil
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
+from dicekit.conformance.cases import load_cases
+from dicekit.conformance.gamesuite import GameVectorsSuite
 from dicekit.conformance.run import CaseResult, Run, run_suite
 from dicekit.conformance.suite import Case, GameSuite
+from dicekit.conformance.vectors import vectors_dir, versions
+from dicekit.protocol import Game
 
 __all__ = [
     "FIRST_SHARE",
     "TOP",
+    "Bug",
     "Outcome",
+    "PortStudy",
     "in_pool",
+    "load_bugs",
+    "markdown_lines",
     "misses",
     "outcome_of",
     "run_bug",
@@ -210,3 +231,174 @@ def table_lines(outcomes: Sequence[Outcome]) -> list[str]:
         f"in the first {TOP} for {top}"
     )
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Bug:
+    """A seeded bug of a port: its name, the rule it breaks and what it does."""
+
+    name: str
+    rule: str
+    description: str
+
+
+def load_bugs(path: Path) -> tuple[Bug, ...]:
+    """Return the seeded bugs listed in ``path``, a port's ``bugs.json``, in its order.
+
+    The file holds a list of bugs, or an object whose ``bugs`` is that list;
+    each bug is an object with its ``name``, ``rule`` and ``description``.
+    """
+    data = json.loads(path.read_text(encoding="utf-8"))
+    listed = data["bugs"] if isinstance(data, dict) else data
+    return tuple(Bug(b["name"], b["rule"], b["description"]) for b in listed)
+
+
+def markdown_lines(data: Mapping[str, Any]) -> list[str]:
+    r"""Return a study's results file (``data``) as a Markdown table and a sentence counting ranks.
+
+    >>> data = {"targets": {"top": 3}, "outcomes": [
+    ...     Outcome("a", "R1.1", 10, 2, 1, ("R1.1", "R2.1")).to_json("adds"),
+    ...     Outcome("b", "R2.1", 10, 1, 2, ("R1.1", "R2.1")).to_json("drops")]}
+    >>> print("\n".join(markdown_lines(data)))
+    | bug | rule at fault | what it does | cases failed | rank | first suspects |
+    | --- | --- | --- | ---: | ---: | --- |
+    | `a` | R1.1 | adds | 2 | 1 | R1.1 R2.1 |
+    | `b` | R2.1 | drops | 1 | 2 | R1.1 R2.1 |
+    <BLANKLINE>
+    Of the 2 bugs, 2 are caught; the rule at fault comes first for 1 and among the first 3 for 2.
+    """
+    outcomes = data["outcomes"]
+    top = data["targets"]["top"]
+    lines = [
+        "| bug | rule at fault | what it does | cases failed | rank | first suspects |",
+        "| --- | --- | --- | ---: | ---: | --- |",
+    ]
+    for o in outcomes:
+        rank = "-" if o["rank"] is None else str(o["rank"])
+        suspects = " ".join(o["suspects"])
+        said = o["summary"].replace("|", "\\|")
+        lines.append(
+            f"| `{o['mutant']}` | {o['rule']} | {said} | {o['failed']} | {rank} | {suspects} |"
+        )
+    caught = sum(bool(o["caught"]) for o in outcomes)
+    first = sum(o["rank"] == 1 for o in outcomes)
+    within = sum(o["rank"] is not None and o["rank"] <= top for o in outcomes)
+    lines += [
+        "",
+        f"Of the {len(outcomes)} bugs, {caught} are caught; the rule at fault comes first for "
+        f"{first} and among the first {top} for {within}.",
+    ]
+    return lines
+
+
+@dataclass(frozen=True)
+class PortStudy:
+    """The seeded-bug study of a game's bundled port, run as the game's command line.
+
+    >>> from types import SimpleNamespace
+    >>> toy = SimpleNamespace(info=SimpleNamespace(name="toy", spec_dir=Path("toy/spec")))
+    >>> study = PortStudy(toy, Path("toy/port.js"), (Bug("slow", "R1.1", "moves one short"),))
+    >>> study.port_command("slow", node="node")
+    ['node', 'toy/port.js', '--bug', 'slow']
+    >>> study.results_path().as_posix()
+    'toy/spec/conformance/study.json'
+    """
+
+    #: The game object.
+    game: Game[Any, Any, Any]
+    #: The port's program, run by Node.js with ``--bug NAME``.
+    port: Path
+    #: The port's seeded bugs.
+    bugs: tuple[Bug, ...]
+    #: The game as a sentence names it, for the command's help.
+    title: str = "the game"
+
+    @property
+    def name(self) -> str:
+        """The game's name."""
+        name: str = self.game.info.name
+        return name
+
+    def port_command(self, bug: str, node: str | None = None) -> list[str]:
+        """Return the command that runs the port with the seeded bug ``bug``."""
+        return [node or shutil.which("node") or "node", str(self.port), "--bug", bug]
+
+    def suite(self) -> GameVectorsSuite:
+        """Return the game's conformance suite (the layer's generic suite of the game)."""
+        return GameVectorsSuite(self.game)
+
+    def results_path(self) -> Path:
+        """Return the study's committed results file, ``study.json`` beside the versions."""
+        return vectors_dir(self.game, 1).parent / "study.json"
+
+    def newest_cases(self) -> tuple[int, list[Case]]:
+        """Return the newest version of the game's suite and its cases."""
+        version = versions(self.game)[-1]
+        return version, load_cases(vectors_dir(self.game, version), self.suite().checks)
+
+    def results(
+        self, outcomes: Sequence[Outcome], version: int, cases: int, command: str
+    ) -> dict[str, Any]:
+        """Return the results file of ``outcomes``, run on ``cases`` cases of ``version``.
+
+        ``command`` is the command line that made it, kept as ``generated_by``.
+        """
+        said = {b.name: b.description for b in self.bugs}
+        return {
+            "generated_by": command,
+            "vectors": f"v{version}",
+            "cases": cases,
+            "targets": {"first_share": FIRST_SHARE, "top": TOP},
+            "outcomes": [o.to_json(said[o.mutant]) for o in outcomes],
+        }
+
+    def main(self, argv: Sequence[str] | None = None) -> int:
+        """Run the study, print its table and optionally write the results file; return the status.
+
+        Exit status: 0 when the targets are met, 1 when not, 2 for a usage
+        error (no Node.js, an unknown bug), with one line on stderr.
+        """
+        parser = argparse.ArgumentParser(
+            prog=f"python -m {self.name}.study",
+            description=f"Run {self.title}'s conformance suite against each seeded bug of its "
+            "JavaScript port and rank the rule at fault.",
+        )
+        parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
+        parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
+        names = [b.name for b in self.bugs]
+        parser.add_argument(
+            "--bug", action="append", choices=names, metavar="NAME", help="only these"
+        )
+        parser.add_argument(
+            "--markdown",
+            action="store_true",
+            help="print the committed results file as the port guide's Markdown table; run nothing",
+        )
+        args = parser.parse_args(argv)
+        if args.markdown:
+            data = json.loads(self.results_path().read_text(encoding="utf-8"))
+            print("\n".join(markdown_lines(data)))
+            return 0
+        if shutil.which("node") is None:
+            print(f"{self.name} study: error: Node.js (node) is not on PATH", file=sys.stderr)
+            return 2
+        version, cases = self.newest_cases()
+        chosen = {b.name: b.rule for b in self.bugs if not args.bug or b.name in args.bug}
+        outcomes = run_study(
+            self.suite(),
+            cases,
+            chosen,
+            self.port_command,
+            jobs=args.jobs,
+            progress=lambda o: print(f"{o.mutant}: rank {o.rank}", file=sys.stderr, flush=True),
+        )
+        for line in table_lines(outcomes):
+            print(line)
+        if args.json:
+            command = f"python -m {self.name}.study --json {args.json.as_posix()}"
+            data = self.results(outcomes, version, len(cases), command)
+            args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        missed = misses(outcomes)
+        for line in missed:
+            print(f"target missed: {line}")
+        return 1 if missed else 0
