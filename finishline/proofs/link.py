@@ -187,9 +187,14 @@ def rolls_reduce(states: Iterable[State]) -> LinkReport:
     return LinkReport(cases, problems)
 
 
-def rolls_agree(config: Config, states: Iterable[State]) -> LinkReport:
-    """Check every roll from every ROLL state: forfeit exactly when the engine does (R9.1)."""
-    model = Model(config, PY)
+def rolls_agree(
+    config: Config, states: Iterable[State], mutations: frozenset[str] = frozenset()
+) -> LinkReport:
+    """Check every roll from every ROLL state: forfeit exactly when the engine does (R9.1).
+
+    ``mutations`` breaks the model as in :data:`~finishline.proofs.mutations.MUTANTS`.
+    """
+    model = Model(config, PY, mutations)
     problems: list[str] = []
     cases = 0
     for state in states:
@@ -217,9 +222,14 @@ def rolls_agree(config: Config, states: Iterable[State]) -> LinkReport:
     return LinkReport(cases, problems)
 
 
-def actions_agree(config: Config, states: Iterable[State]) -> LinkReport:
-    """Check every CHOOSE state: the same legal actions, each to the same state (R4 to R8)."""
-    model = Model(config, PY)
+def actions_agree(
+    config: Config, states: Iterable[State], mutations: frozenset[str] = frozenset()
+) -> LinkReport:
+    """Check every CHOOSE state: the same legal actions, each to the same state (R4 to R8).
+
+    ``mutations`` breaks the model as in :data:`~finishline.proofs.mutations.MUTANTS`.
+    """
+    model = Model(config, PY, mutations)
     problems: list[str] = []
     cases = 0
     for state in states:
