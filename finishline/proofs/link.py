@@ -21,6 +21,7 @@ about, run on concrete states, and compared with the engine.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ __all__ = [
     "actions_agree",
     "engine_config",
     "model_actions",
+    "nearest_states",
     "random_states",
     "rolls_agree",
     "rolls_reduce",
@@ -69,6 +71,35 @@ def random_states(config: EngineConfig, seeds: Iterable[int]) -> Iterator[State]
             else:
                 state = state.apply(rng.choice(state.legal_actions()))
             yield state
+
+
+def nearest_states(config: EngineConfig, count: int | None = None) -> list[State]:
+    """Return the ``count`` reachable states nearest the opening, breadth first; all if ``None``.
+
+    The search starts from the opening of every first player and follows
+    each of the 21 rolls from a ROLL state and each legal action from a
+    CHOOSE state, so every state returned is compared on all its rolls or
+    actions by the checks below.
+
+    >>> len(nearest_states(EngineConfig(2, 1), 5))
+    5
+    """
+    starts = [new_game(config, first) for first in range(config.players)]
+    seen = set(starts)
+    queue = deque(starts)
+    found: list[State] = []
+    while queue and (count is None or len(found) < count):
+        state = queue.popleft()
+        found.append(state)
+        if state.phase is Phase.ROLL:
+            after = [state.apply(Roll(dice)) for dice in ROLLS]
+        else:
+            after = [state.apply(action) for action in state.legal_actions()]
+        for reached in after:
+            if reached not in seen:
+                seen.add(reached)
+                queue.append(reached)
+    return found
 
 
 def _projection(s: Vars) -> tuple[object, ...]:
@@ -121,14 +152,14 @@ def model_actions(model: Model, s: Vars) -> dict[str, Vars]:
                 for k2 in (NONE, PLACE, MOVE):
                     for c2 in range(4) if k2 != NONE else (0,):
                         values = (order, k1, first, c1, k2, second, c2)
-                        t = model.play(s, PlayChoice(*values))
-                        if t.guard:
-                            _add(found, action_text("play", values), t.after)
+                        choice = PlayChoice(*values)
+                        if model.play_guard(s, choice):
+                            _add(found, action_text("play", values), model.play(s, choice).after)
     for r, c in BOARD:
         for to in (c - 1, c + 1):
-            t = model.sideways(s, r, c, to)
-            if t.guard:
-                _add(found, action_text("sideways", (r, c, to)), t.after)
+            if model.sideways_guard(s, r, c, to):
+                after = model.sideways(s, r, c, to).after
+                _add(found, action_text("sideways", (r, c, to)), after)
         t = model.double(s, r, c)
         if t.guard:
             _add(found, action_text("double", (r, c)), t.after)
@@ -156,9 +187,14 @@ def rolls_reduce(states: Iterable[State]) -> LinkReport:
     return LinkReport(cases, problems)
 
 
-def rolls_agree(config: Config, states: Iterable[State]) -> LinkReport:
-    """Check every roll from every ROLL state: forfeit exactly when the engine does (R9.1)."""
-    model = Model(config, PY)
+def rolls_agree(
+    config: Config, states: Iterable[State], mutations: frozenset[str] = frozenset()
+) -> LinkReport:
+    """Check every roll from every ROLL state: forfeit exactly when the engine does (R9.1).
+
+    ``mutations`` breaks the model as in :data:`~finishline.proofs.mutations.MUTANTS`.
+    """
+    model = Model(config, PY, mutations)
     problems: list[str] = []
     cases = 0
     for state in states:
@@ -186,9 +222,14 @@ def rolls_agree(config: Config, states: Iterable[State]) -> LinkReport:
     return LinkReport(cases, problems)
 
 
-def actions_agree(config: Config, states: Iterable[State]) -> LinkReport:
-    """Check every CHOOSE state: the same legal actions, each to the same state (R4 to R8)."""
-    model = Model(config, PY)
+def actions_agree(
+    config: Config, states: Iterable[State], mutations: frozenset[str] = frozenset()
+) -> LinkReport:
+    """Check every CHOOSE state: the same legal actions, each to the same state (R4 to R8).
+
+    ``mutations`` breaks the model as in :data:`~finishline.proofs.mutations.MUTANTS`.
+    """
+    model = Model(config, PY, mutations)
     problems: list[str] = []
     cases = 0
     for state in states:

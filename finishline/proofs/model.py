@@ -56,6 +56,8 @@ __all__ = [
 #: A formula or value: a z3 term under :data:`Z3`, a Python int or bool under :data:`PY`.
 Term = Any
 
+#: The cells, hand and across left by a step of a play.
+_Moved = tuple[tuple[dict[tuple[int, int], Term], ...], Term, Term]
 #: The phases, numbered as the model stores them (R3).
 ROLL, CHOOSE, OVER = 0, 1, 2
 #: The transitions of the model, in the order the reports list them.
@@ -327,13 +329,17 @@ class Model:
     def _pair_ok(self, s: Vars, first: int, second: int) -> Term:
         """Whether some step of a ``first`` die and then one of a ``second`` die can be taken."""
         o = self.ops
-        hand, across = self._hand(s), self._across(s)
+        key = ("steps", id(s), first)  # each row's first steps serve every second die
+        if key not in self._memo:
+            hand, across = self._hand(s), self._across(s)
+            steps = []
+            for kind1, g1 in self._options(first):
+                ok1 = self._step_ok(s, s.cells, hand, kind1, g1)
+                if ok1 is not False:
+                    steps.append((ok1, self._moved(s, s.cells, hand, across, kind1, *g1)))
+            self._memo[key] = (s, steps)
         options = []
-        for kind1, g1 in self._options(first):
-            ok1 = self._step_ok(s, s.cells, hand, kind1, g1)
-            if ok1 is False:
-                continue
-            cells1, hand1, _ = self._moved(s, s.cells, hand, across, kind1, g1[0], g1[1])
+        for ok1, (cells1, hand1, _) in self._memo[key][1]:
             ok2 = o.any(self._step_ok(s, cells1, hand1, k, g) for k, g in self._options(second))
             options.append(o.all([ok1, ok2]))
         return o.any(options)
@@ -456,7 +462,7 @@ class Model:
         kind: Term,
         row: Term,
         col: Term,
-    ) -> tuple[tuple[dict[tuple[int, int], Term], ...], Term, Term]:
+    ) -> _Moved:
         """Take the step ``kind`` on cell (``row``, ``col``), which may all be symbolic.
 
         Each cell's count changes by the steps that leave or reach it, written
@@ -518,32 +524,54 @@ class Model:
             for g in BOARD
         )
 
-    def play(self, s: Vars, choice: PlayChoice) -> Transition:
-        """Return a play of one or both dice (R4 to R6, R8.1, R8.2), its steps as chosen."""
+    def _step_one(self, s: Vars, choice: PlayChoice, die: Term) -> tuple[Term, _Moved]:
+        """Return whether a play's first step is a legal use of ``die``, and what it leaves.
+
+        A concrete first step is kept until :meth:`forget`: the plays that
+        share it differ only in their second step.
+        """
+        step = (choice.order, choice.kind1, choice.row1, choice.col1)
+        key = ("first", id(s), *step) if all(isinstance(v, int) for v in step) else None
+        if key is not None and key in self._memo:
+            return self._memo[key][1]  # type: ignore[no-any-return]
+        hand, across = self._hand(s), self._across(s)
+        ok1 = self._chosen_ok(s, s.cells, hand, choice.kind1, choice.row1, choice.col1, die)
+        moved = self._moved(s, s.cells, hand, across, choice.kind1, choice.row1, choice.col1)
+        if key is not None:
+            self._memo[key] = (s, (ok1, moved))
+        return ok1, moved
+
+    def _first_step(self, s: Vars, choice: PlayChoice) -> tuple[Term, _Moved]:
+        """Return the guard of a play, and the cells, hand and across after its first step."""
         o = self.ops
         d1, d2 = s.dice
         first = o.ite(choice.order == 0, d1, d2)
         second = o.ite(choice.order == 0, d2, d1)
-        hand, across = self._hand(s), self._across(s)
-        ok1 = self._chosen_ok(s, s.cells, hand, choice.kind1, choice.row1, choice.col1, first)
-        cells1, hand1, across1 = self._moved(
-            s, s.cells, hand, across, choice.kind1, choice.row1, choice.col1
-        )
+        ok1, (cells1, hand1, across1) = self._step_one(s, choice, first)
         two = o.any([choice.kind2 == PLACE, choice.kind2 == MOVE])
         ok2 = o.ite(
             two,
             self._chosen_ok(s, cells1, hand1, choice.kind2, choice.row2, choice.col2, second),
             choice.kind2 == NONE,
         )
+        most = o.ite(two, True, o.not_(self.can_use_both(s, d1, d2)))
+        guard = o.all([s.phase == CHOOSE, choice.order >= 0, choice.order <= 1, ok1, ok2, most])
+        return guard, (cells1, hand1, across1)
+
+    def play_guard(self, s: Vars, choice: PlayChoice) -> Term:
+        """Return the guard of :meth:`play` alone, without building the state after it."""
+        return self._first_step(s, choice)[0]
+
+    def play(self, s: Vars, choice: PlayChoice) -> Transition:
+        """Return a play of one or both dice (R4 to R6, R8.1, R8.2), its steps as chosen."""
+        guard, (cells1, hand1, across1) = self._first_step(s, choice)
         cells2, hand2, across2 = self._moved(
             s, cells1, hand1, across1, choice.kind2, choice.row2, choice.col2
         )
-        most = o.ite(two, True, o.not_(self.can_use_both(s, d1, d2)))
-        guard = o.all([s.phase == CHOOSE, choice.order >= 0, choice.order <= 1, ok1, ok2, most])
         return Transition("play", guard, self._end_turn(s, cells2, hand2, across2))
 
-    def sideways(self, s: Vars, row: Term, col: Term, to: Term) -> Transition:
-        """Return the step of a counter to the empty cell beside it, on a 7 (R7.1, R7.2)."""
+    def sideways_guard(self, s: Vars, row: Term, col: Term, to: Term) -> Term:
+        """Return the guard of :meth:`sideways` alone, without building the state after it."""
         o = self.ops
         d1, d2 = s.dice
         seven = True if self.broken("sideways-any-roll") else d1 + d2 == 7
@@ -559,6 +587,12 @@ class Model:
                 oks.append(
                     o.all([row == r, col == c, to == n, mine, self.occupied(s.cells, (r, n)) == 0])
                 )
+        return o.all([s.phase == CHOOSE, seven, o.any(oks)])
+
+    def sideways(self, s: Vars, row: Term, col: Term, to: Term) -> Transition:
+        """Return the step of a counter to the empty cell beside it, on a 7 (R7.1, R7.2)."""
+        o = self.ops
+        any_counter = self.broken("sideways-any-counter")
         cells = []
         for p, own in enumerate(s.cells):
             if any_counter:  # the counter moved is whoever's stands there
@@ -572,9 +606,10 @@ class Model:
                 arrive = o.ite(o.all([moved, row == r, to == c]), 1, 0) if 1 <= r <= 6 else 0
                 updated[g] = o.sum([own[g], leave, arrive])
             cells.append(updated)
-        guard = o.all([s.phase == CHOOSE, seven, o.any(oks)])
         return Transition(
-            "sideways", guard, self._end_turn(s, tuple(cells), self._hand(s), self._across(s))
+            "sideways",
+            self.sideways_guard(s, row, col, to),
+            self._end_turn(s, tuple(cells), self._hand(s), self._across(s)),
         )
 
     def double(self, s: Vars, row: Term, col: Term) -> Transition:

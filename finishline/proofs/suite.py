@@ -1,4 +1,14 @@
-"""Every check of the proofs, in order, and the results file ``finishline/proofs/results.json``."""
+"""Every check of the proofs, in order, and the results file ``finishline/proofs/results.json``.
+
+The link compares engine and model, for every configuration, on the
+:data:`NEAREST_STATES` reachable states nearest the opening (breadth first,
+so each is compared on all its rolls or actions) and on the states of
+:data:`LINK_SEEDS` games of random legal play, which reach the crossings and
+wins of the late game.  With ``full=True`` (``python -m finishline.proofs
+--full``, for a nightly run) it compares every reachable state of two
+players with one counter each (16,158 states) and :data:`FULL_SEEDS` random
+games of every configuration instead.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +18,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from finishline import State
 from finishline.proofs.checks import CONFIGS, Check, prove_all, witnesses
 from finishline.proofs.link import (
     LinkReport,
     actions_agree,
     engine_config,
+    nearest_states,
     random_states,
     rolls_agree,
     rolls_reduce,
@@ -22,13 +34,17 @@ from finishline.proofs.mutations import run_mutants
 from finishline.proofs.properties import PROPERTIES
 
 __all__ = [
+    "FULL_CONFIG",
+    "FULL_SEEDS",
     "GENERATED_BY",
     "GROUPS",
     "LINK_RULES",
     "LINK_SEEDS",
+    "NEAREST_STATES",
     "RESULTS",
     "check_rules",
     "link_checks",
+    "link_states",
     "results_json",
     "run",
     "table_line",
@@ -42,7 +58,13 @@ GENERATED_BY = "python -m finishline.proofs --json finishline/proofs/results.jso
 #: Where the results file lives.
 RESULTS = Path(__file__).resolve().parent / "results.json"
 #: The games of random play whose states the link compares, per configuration.
-LINK_SEEDS = range(8)
+LINK_SEEDS = range(1)
+#: The reachable states nearest the opening that the link compares, per configuration.
+NEAREST_STATES = 100
+#: The configuration whose every reachable state the full link compares.
+FULL_CONFIG = "2p-n1"
+#: The games of random play of the full link, per configuration.
+FULL_SEEDS = range(8)
 #: The spec rules each link check covers.
 LINK_RULES: dict[str, str] = {
     "R4.1 a roll and its reverse are the same roll": "R4.1 R4.4",
@@ -79,33 +101,49 @@ def _link(name: str, config_name: str, report: Callable[[], LinkReport], what: s
     )
 
 
-def link_checks() -> Iterator[Check]:
-    """Compare the model with the engine on the states of random games of every configuration."""
+def link_states(config_name: str, full: bool = False) -> tuple[list[State], str]:
+    """Return the states the link compares on one configuration, and what they are, in words."""
+    config = engine_config(CONFIGS[config_name])
+    seeds = FULL_SEEDS if full else LINK_SEEDS
+    games = f"{len(seeds)} random game{'s' if len(seeds) != 1 else ''}"
+    if full and config_name == FULL_CONFIG:
+        nearest, which = nearest_states(config), "every reachable state"
+    elif full:
+        nearest, which = [], ""
+    else:
+        nearest = nearest_states(config, NEAREST_STATES)
+        which = f"the {NEAREST_STATES} reachable states nearest the opening"
+    states = nearest + list(random_states(config, seeds))
+    return states, f"{which} and {games}" if which else games
+
+
+def link_checks(full: bool = False) -> Iterator[Check]:
+    """Compare the model with the engine on every configuration; ``full``: see the module."""
     for config_name, config in CONFIGS.items():
-        states = list(random_states(engine_config(config), LINK_SEEDS))
+        states, which = link_states(config_name, full)
         names = list(LINK_RULES)
         yield _link(
             names[0],
             config_name,
             functools.partial(rolls_reduce, states),
-            "every ROLL state met, each pair of different dice in both orders",
+            f"{which}: every ROLL state, each pair of different dice in both orders",
         )
         yield _link(
             names[1],
             config_name,
             functools.partial(rolls_agree, config, states),
-            "every ROLL state met x the 21 rolls",
+            f"{which}: every ROLL state x the 21 rolls",
         )
         yield _link(
             names[2],
             config_name,
             functools.partial(actions_agree, config, states),
-            "every legal action of every CHOOSE state met",
+            f"{which}: every legal action of every CHOOSE state",
         )
 
 
-def run(groups: Iterable[str] = GROUPS) -> Iterator[Check]:
-    """Run the checks of ``groups``, yielding each result as it comes."""
+def run(groups: Iterable[str] = GROUPS, full: bool = False) -> Iterator[Check]:
+    """Run the checks of ``groups``, yielding each result as it comes; ``full``: the full link."""
     chosen = set(groups)
     unknown = chosen - set(GROUPS)
     if unknown:
@@ -119,7 +157,7 @@ def run(groups: Iterable[str] = GROUPS) -> Iterator[Check]:
     if "mutation" in chosen:
         yield from run_mutants()
     if "link" in chosen:
-        yield from link_checks()
+        yield from link_checks(full)
 
 
 def check_rules(check: Check) -> list[str]:

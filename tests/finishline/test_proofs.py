@@ -1,17 +1,22 @@
 """The z3 proofs of the finish-line race (``finishline/proofs/``).
 
 ``python -m finishline.proofs`` proves every property on every configuration
-and runs the whole link; these tests run the same machinery on the cheapest
-configuration, every mutant (and the unbroken model on each mutant's check),
-the link on a few games and on Hypothesis-generated states, and check the
-results file and the command.
+and runs the link; these tests run the same machinery on the cheapest
+configuration, run the command's mutation and default link groups once for
+the session (every mutant caught, every configuration linked), check that
+each broken model also disagrees with the engine on the default link's
+states, that the unbroken model proves each mutant's check, that the model
+agrees with the engine on Hypothesis-generated states, and check the
+results file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import json
-from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,24 +24,29 @@ from hypothesis import given, settings
 pytest.importorskip("z3", reason="the proofs need the proofs extra (z3-solver)")
 
 from dicekit.spec import load_game_spec
-from finishline import GAME, Phase, State, format_action, parse_state
+from finishline import GAME, Phase, Roll, State, parse_state
 from finishline.proofs.__main__ import main
 from finishline.proofs.checks import CONFIGS, Check, check_step, prove_all, witnesses
 from finishline.proofs.link import (
     action_text,
     actions_agree,
     engine_config,
-    model_actions,
-    random_states,
+    nearest_states,
     rolls_agree,
-    rolls_reduce,
 )
 from finishline.proofs.model import MOVE, NONE, PLACE, PY, Z3, Model, PlayChoice
 from finishline.proofs.model import Config as ModelConfig
 from finishline.proofs.mutations import MUTANTS
 from finishline.proofs.properties import PROPERTIES
 from finishline.proofs.render import describe, state_text, values_of
-from finishline.proofs.suite import RESULTS, check_rules
+from finishline.proofs.suite import (
+    FULL_CONFIG,
+    LINK_RULES,
+    NEAREST_STATES,
+    RESULTS,
+    check_rules,
+    link_states,
+)
 from finishline.strategies import reachable_states
 
 SMALL = {"2p-n1": CONFIGS["2p-n1"]}
@@ -80,14 +90,74 @@ def test_focused_witnesses() -> None:
         parse_state(_before(check.detail))
 
 
-def test_every_mutant_is_caught(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture(scope="session")
+def command_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Run ``python -m finishline.proofs --group mutation --group link --json PATH`` once."""
+    path = tmp_path_factory.mktemp("proofs") / "results.json"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["--group", "mutation", "--group", "link", "--json", str(path)])
+    checks = json.loads(path.read_text())["checks"]
+    return {"status": status, "out": out.getvalue(), "checks": checks}
+
+
+def test_every_mutant_is_caught(command_run: dict[str, Any]) -> None:
     """The command's mutation group: each broken model gives a counterexample, exit 0."""
-    assert main(["--group", "mutation", "--json", str(tmp_path / "results.json")]) == 0
-    assert f"mutation: {len(MUTANTS)} checks, 0 failed" in capsys.readouterr().out
-    checks = json.loads((tmp_path / "results.json").read_text())["checks"]
+    assert command_run["status"] == 0
+    assert f"mutation: {len(MUTANTS)} checks, 0 failed" in command_run["out"]
+    checks = [c for c in command_run["checks"] if c["group"] == "mutation"]
     assert [c["result"] for c in checks] == ["caught"] * len(MUTANTS)
     assert all(" --(" in c["detail"] for c in checks)
     assert {m.property for m in MUTANTS} == {p.name for p in PROPERTIES}
+
+
+def test_default_link_agrees_on_every_configuration(command_run: dict[str, Any]) -> None:
+    """The command's default link: the three comparisons agree on every configuration."""
+    assert "link: 12 checks, 0 failed" in command_run["out"]
+    checks = [c for c in command_run["checks"] if c["group"] == "link"]
+    assert sorted((c["config"], c["property"]) for c in checks) == sorted(
+        (name, prop) for name in CONFIGS for prop in LINK_RULES
+    )
+    for check in checks:
+        assert check["result"] == "agree", check["detail"]
+        cases = int(check["detail"].split(" cases")[0].replace(",", ""))
+        assert cases > 300, check["detail"]
+        assert f"the {NEAREST_STATES} reachable states nearest the opening" in check["detail"]
+
+
+@functools.cache
+def _default_states() -> list[State]:
+    return link_states("2p")[0]
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.mutation for m in MUTANTS])
+def test_the_default_link_catches_each_broken_model(mutant: Any) -> None:
+    """Each mutant's model disagrees with the engine on some state of the default link."""
+    config, broken = CONFIGS["2p"], frozenset({mutant.mutation})
+    for state in _default_states():
+        if not (
+            rolls_agree(config, [state], broken).agree
+            and actions_agree(config, [state], broken).agree
+        ):
+            return
+    pytest.fail(f"the default link misses {mutant.mutation}")
+
+
+def test_the_full_link_takes_every_reachable_state() -> None:
+    """The full link's search on one counter each is closed: every successor was found."""
+    config = engine_config(CONFIGS[FULL_CONFIG])
+    every = nearest_states(config)
+    found = set(every)
+    assert len(found) == len(every)
+    for state in every:
+        if state.phase is Phase.ROLL:
+            after = [state.apply(Roll((a, b))) for a in range(1, 7) for b in range(a, 7)]
+        else:
+            after = [state.apply(action) for action in state.legal_actions()]
+        assert found.issuperset(after), state
+    assert {s.phase for s in every} == set(Phase)
+    assert found.issuperset(nearest_states(config, NEAREST_STATES))
+    assert set(link_states(FULL_CONFIG, full=True)[0]) == found
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.mutation for m in MUTANTS])
@@ -97,33 +167,6 @@ def test_the_unbroken_model_proves_each_mutants_check(mutant: object) -> None:
     model = Model(CONFIGS[mutant.config], Z3)  # type: ignore[attr-defined]
     outcome, _ = check_step(model, mutant.transition, prop)  # type: ignore[attr-defined]
     assert outcome.status == "unsat"
-
-
-@pytest.mark.parametrize("name", sorted(CONFIGS))
-def test_link_on_a_few_games(name: str) -> None:
-    """Engine and model agree on every roll and every action of two random games."""
-    config = CONFIGS[name]
-    states = list(random_states(engine_config(config), range(2)))
-    for report in (
-        rolls_reduce(states),
-        rolls_agree(config, states),
-        actions_agree(config, states),
-    ):
-        assert report.agree, report.disagreements[:3]
-        assert report.cases > 50
-
-
-def test_link_catches_a_broken_model() -> None:
-    """A model that ignores blocking disagrees with the engine somewhere in a few games."""
-    config = CONFIGS["2p"]
-    broken = Model(config, PY, frozenset({"ignore-blocking"}))
-    states = [s for s in random_states(engine_config(config), range(6)) if s.phase is Phase.CHOOSE]
-    differ = [
-        s
-        for s in states
-        if set(model_actions(broken, values_of(s))) != {format_action(a) for a in s.legal_actions()}
-    ]
-    assert differ
 
 
 def test_a_play_is_written_by_what_its_counters_do() -> None:
