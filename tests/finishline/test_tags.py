@@ -115,7 +115,9 @@ def test_every_rule_that_decides_is_tagged_somewhere() -> None:
     """Each spec rule but those that decide nothing of a turn is among the tags of some answer."""
     seen: set[str] = set()
     opening_double = GAME.parse_state("..../..../..../..../..../.... 0/0 0c33")  # R8.2: +A3^
-    for state in [*SAMPLE, opening_double]:
+    # R10.2: a finished game (player 1 has all six across), whether or not the sample ends one.
+    finished = GAME.parse_state("..../.0../..../..../..../.... 5/6 1x")
+    for state in [*SAMPLE, opening_double, finished]:
         seen.update(GAME.choice_rules(state))
         for action in [*_texts(state), "A1-B1", "double:A1", "+D6", "A1^"]:
             try:
