@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dicekit.conformance.run import run_suite
-from dicekit.conformance.study import FIRST_SHARE, TOP, Outcome, misses
+from dicekit.conformance.study import FIRST_SHARE, TOP, Outcome, markdown_lines, misses
 from dicekit.conformance.suite import Case
 from dicekit.spec import load_game_spec
 from finishline import GAME
@@ -111,3 +111,16 @@ def test_a_tampered_record_names_the_line_and_the_rule(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "tampered.jsonl:3:" in done.stderr
     assert "R4.2" in done.stderr
+
+
+def test_the_port_guide_shows_the_results_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/finishline/ports.md holds the table that ``finishline.study --markdown`` prints."""
+    from finishline.study import main
+
+    assert main(["--markdown"]) == 0
+    table = capsys.readouterr().out
+    results = json.loads(results_path().read_text(encoding="utf-8"))
+    assert table == "\n".join(markdown_lines(results)) + "\n"
+    page = Path(__file__).resolve().parents[2] / "docs" / "finishline" / "ports.md"
+    assert table in page.read_text(encoding="utf-8")
+    assert "| `forfeit-keeps-turn` | R9.2 |" in table
