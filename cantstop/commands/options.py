@@ -17,11 +17,15 @@ from cantstop.commands.report import ExitStatus, UsageError, error_line, quoted
 from cantstop.game import State
 from cantstop.notation import parse_state
 from cantstop.players import PLAYERS
+from cantstop.record import MAX_SEED
 from dicekit.protocol import Game
 
 __all__ = [
     "HUMAN",
     "CommandParser",
+    "add_command",
+    "add_players_option",
+    "add_seed_option",
     "bot_names",
     "default_bots",
     "int_option",
@@ -46,6 +50,63 @@ class CommandParser(argparse.ArgumentParser):
         command = self.prog.removeprefix("cantstop").strip()
         line = error_line(command, f"{message} (see {self.prog} --help)")
         self.exit(ExitStatus.USAGE, line + "\n")
+
+
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    summary: str,
+    *examples: str,
+    description: str | None = None,
+) -> argparse.ArgumentParser:
+    """Return the new subcommand ``name``, which runs ``run``; its help ends with ``examples``.
+
+    ``summary`` is the line ``cantstop --help`` shows for it; the epilog is
+    ``example: ...`` or ``examples: ...; ...``, as every command's is.
+    """
+    label = "example" if len(examples) == 1 else "examples"
+    parser = sub.add_parser(
+        name, help=summary, description=description, epilog=f"{label}: {'; '.join(examples)}"
+    )
+    parser.set_defaults(run=run)
+    return parser
+
+
+def add_players_option(
+    parser: argparse.ArgumentParser, default: str, *, human: bool = False
+) -> None:
+    """Add ``--players``, the seats of a game, to ``parser``; ``default`` is Can't Stop's.
+
+    With ``human`` a seat may also be :data:`HUMAN` (read it with
+    :func:`player_names` or :func:`bot_names` and ``human=True``).
+    """
+    if human:
+        text = (
+            f"comma-separated seats, each {HUMAN} or one of {', '.join(PLAYERS)} "
+            f"(default: {default}); for another game, {HUMAN} or its own players "
+            f"(default: {HUMAN} against its best)"
+        )
+    else:
+        text = (
+            f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
+            f"(default: {default}); for another game, its own players "
+            "(default: its best against random)"
+        )
+    parser.add_argument("--players", default=None, help=text)
+
+
+def add_seed_option(parser: argparse.ArgumentParser, seeds: str, default: int | None = 1) -> None:
+    """Add ``--seed``, a whole number from 0 to ``MAX_SEED``, to ``parser``; it seeds ``seeds``.
+
+    A ``default`` of ``None`` means a random seed, and the help says so.
+    """
+    parser.add_argument(
+        "--seed",
+        type=int_option(0, MAX_SEED),
+        default=default,
+        help=f"seed of {seeds} (default: {'random' if default is None else default})",
+    )
 
 
 def _bound(n: int) -> str:

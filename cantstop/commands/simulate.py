@@ -13,11 +13,17 @@ import json
 import sys
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
-from cantstop.commands.options import bot_names, default_bots, int_option, player_names
+from cantstop.commands.options import (
+    add_command,
+    add_players_option,
+    add_seed_option,
+    bot_names,
+    default_bots,
+    int_option,
+    player_names,
+)
 from cantstop.commands.report import UsageError
 from cantstop.jsonform import rules_from_json
-from cantstop.players import PLAYERS
-from cantstop.record import MAX_SEED
 from cantstop.simulate import MAX_GAMES, MAX_PROCESSES, simulate
 from dicekit import simulate as layer
 from dicekit.playing import player_count
@@ -78,31 +84,25 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``simulate``."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "simulate",
-        help="play many games between built-in players",
+        _simulate,
+        "play many games between built-in players",
+        "cantstop simulate --players rule28,random --games 10000 --seed 1",
+        "cantstop simulate --game finishline --players racer,random",
         description="Play many games between built-in players and print each seat's win "
         "rate with its 95% confidence interval. The results depend on the seed alone, "
         "not on the number of processes. Ctrl-C stops the run (exit status 130).",
-        epilog="examples: cantstop simulate --players rule28,random --games 10000 --seed 1; "
-        "cantstop simulate --game finishline --players racer,random",
     )
-    p.add_argument(
-        "--players",
-        default=None,
-        help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
-        "(default: rule28,random); for another game, its own players "
-        "(default: its best against random)",
-    )
+    add_players_option(p, "rule28,random")
     p.add_argument(
         "--games",
         type=int_option(1, MAX_GAMES),
         default=1000,
         help=f"number of games, 1 to {MAX_GAMES:,} (default: 1000)",
     )
-    p.add_argument(
-        "--seed", type=int_option(0, MAX_SEED), default=1, help="seed of the run (default: 1)"
-    )
+    add_seed_option(p, "the run")
     p.add_argument(
         "--rules",
         default=None,
@@ -124,4 +124,3 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
     add_game_option(p)
-    p.set_defaults(run=_simulate)
