@@ -15,7 +15,7 @@ from cantstop.commands.options import (
     add_players_option,
     add_seed_option,
     bot_names,
-    default_bots,
+    examples,
     player_names,
 )
 from cantstop.demo import play_demo
@@ -28,7 +28,7 @@ __all__ = ["add_commands"]
 def _demo(args: argparse.Namespace) -> int:
     if args.game != DEFAULT:
         game = load_game(args.game)
-        seats = bot_names(game, args.players or default_bots(game))
+        seats = bot_names(game, args.players)
         for line in layer.play_demo(game, seats, args.seed):
             print(line)
         return 0
@@ -40,14 +40,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``demo``."""
-    demo = add_command(
-        sub,
-        "demo",
-        _demo,
-        "play a demonstration game between built-in players",
-        "cantstop demo --players rule28,greedy --seed 7",
-        "cantstop demo --game tower --players runner,random",
-    )
+    demo = add_command(sub, "demo", _demo, "play a demonstration game between built-in players")
     add_players_option(demo, "cautious,bold")
     add_seed_option(demo, "the dice")
     add_game_option(demo)
+    demo.epilog = examples(
+        "cantstop demo --players rule28,greedy --seed 7",
+        "cantstop demo --game tower --players runner,random",
+    )

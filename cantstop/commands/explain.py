@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 from cantstop import explain
-from cantstop.commands.options import add_command, read_state
+from cantstop.commands.options import add_command, examples, read_state
 from cantstop.commands.report import ExitStatus, report_error
 from cantstop.explanation import Explanation
 from cantstop.notation import parse_action
@@ -55,13 +55,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "explain",
         _explain,
         "explain a state, and an action in it, statement by statement with rule ids",
-        "cantstop explain '7:2/- - 0c3455' 7",
-        description=(
-            "Explain what the rules say about a state: the pairings of the dice and the "
-            "legal moves, what stopping or rolling would do, or who won. With an action, "
-            "say whether it is legal and under which rule; a roll is explained before it "
-            "is applied. The exit status is 1 when the action is not legal."
-        ),
     )
     p.add_argument("state", help="a state in notation, e.g. '7:2/- - 0c3455'")
     p.add_argument("action", nargs="?", help="an action in notation: r3455, 7+10, 7, stop")
@@ -70,3 +63,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="store_true",
         help="print the JSON form (spec/explain.md) instead of the text",
     )
+    p.description = (
+        "Explain what the rules say about a state: the pairings of the dice and the "
+        "legal moves, what stopping or rolling would do, or who won. With an action, "
+        "say whether it is legal and under which rule; a roll is explained before it "
+        "is applied. The exit status is 1 when the action is not legal."
+    )
+    p.epilog = examples("cantstop explain '7:2/- - 0c3455' 7")

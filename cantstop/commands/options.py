@@ -28,6 +28,7 @@ __all__ = [
     "add_seed_option",
     "bot_names",
     "default_bots",
+    "examples",
     "int_option",
     "player_names",
     "read_game_state",
@@ -57,20 +58,27 @@ def add_command(
     name: str,
     run: Callable[[argparse.Namespace], int],
     summary: str,
-    *examples: str,
     description: str | None = None,
 ) -> argparse.ArgumentParser:
-    """Return the new subcommand ``name``, which runs ``run``; its help ends with ``examples``.
+    """Return the new subcommand ``name``, which runs ``run`` on the parsed arguments.
 
-    ``summary`` is the line ``cantstop --help`` shows for it; the epilog is
-    ``example: ...`` or ``examples: ...; ...``, as every command's is.
+    ``summary`` is the line ``cantstop --help`` shows for it.
     """
-    label = "example" if len(examples) == 1 else "examples"
-    parser = sub.add_parser(
-        name, help=summary, description=description, epilog=f"{label}: {'; '.join(examples)}"
-    )
+    parser = sub.add_parser(name, help=summary, description=description)
     parser.set_defaults(run=run)
     return parser
+
+
+def examples(*commands: str) -> str:
+    """Return the epilog of a command's help that shows ``commands`` as examples.
+
+    >>> examples('cantstop odds --table')
+    'example: cantstop odds --table'
+    >>> examples('cantstop demo', 'cantstop demo --seed 7')
+    'examples: cantstop demo; cantstop demo --seed 7'
+    """
+    label = "example" if len(commands) == 1 else "examples"
+    return f"{label}: {'; '.join(commands)}"
 
 
 def add_players_option(
@@ -216,12 +224,15 @@ def read_game_state(game: Game[Any, Any, Any], text: str) -> Any:
     return game.parse_state(text)
 
 
-def bot_names(game: Game[Any, Any, Any], text: str, *, human: bool = False) -> tuple[str, ...]:
+def bot_names(
+    game: Game[Any, Any, Any], text: str | None, *, human: bool = False
+) -> tuple[str, ...]:
     """Return the seats named in ``text``, comma-separated: one per player of ``game``.
 
     The names are those of ``game.bots()``, and :data:`HUMAN` when ``human``
     is true; the count is one the game allows.  Space around a name is
     ignored; anything else raises :class:`~cantstop.commands.report.UsageError`.
+    ``None`` (no ``--players``) names :func:`default_bots`.
 
     >>> from cantstop.commands.games import load_game
     >>> bot_names(load_game('tower'), 'runner, random')
@@ -231,6 +242,8 @@ def bot_names(game: Game[Any, Any, Any], text: str, *, human: bool = False) -> t
     ...
     cantstop.commands.report.UsageError: --players takes 2 to 4 of ...; got 'runner'
     """
+    if text is None:
+        text = default_bots(game, human=human)
     info = game.info
     kinds: Sequence[str] = (HUMAN, *game.bots()) if human else tuple(game.bots())
     names = tuple(name.strip() for name in text.split(","))

@@ -28,7 +28,7 @@ from cantstop.commands.options import (
     add_players_option,
     add_seed_option,
     bot_names,
-    default_bots,
+    examples,
     int_option,
     player_names,
     seconds_option,
@@ -297,7 +297,7 @@ def _play_game(args: argparse.Namespace) -> int:
     for field, option in _CANT_STOP_ONLY:
         if getattr(args, field) is not None:
             raise UsageError(f"{option} is an option of Can't Stop; {game.info.title} has none")
-    seats = bot_names(game, args.players or default_bots(game, human=True), human=True)
+    seats = bot_names(game, args.players, human=True)
     try:
         config = game.config(len(seats))
         first = 0 if args.first_player is None else args.first_player
@@ -372,21 +372,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
-    p = add_command(
-        sub,
-        "play",
-        _play,
-        "play a game in the terminal",
-        "cantstop play --players human,greedy --seed 7",
-        "cantstop play --game finishline --players human,racer",
-        description="Play Can't Stop in the terminal, against built-in players or other people "
-        "at the same keyboard. Every action is saved at once to a game record "
-        "(spec/record.md) that holds the seats, the rules and the seed; "
-        "--resume FILE continues the game. Without --record the record goes to the "
-        "per-user data folder: $XDG_DATA_HOME/cantstop/games (default "
-        "~/.local/share/cantstop/games) on Linux, ~/Library/Application Support/"
-        "cantstop/games on macOS, %LOCALAPPDATA%\\cantstop\\games on Windows.",
-    )
+    p = add_command(sub, "play", _play, "play a game in the terminal")
     add_players_option(p, f"{HUMAN},rule28", human=True)
     add_seed_option(p, "the dice and of the built-in players", default=None)
     p.add_argument(
@@ -430,3 +416,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--color", choices=["auto", "always", "never"], default="auto", help="colour output"
     )
     add_game_option(p)
+    p.description = (
+        "Play Can't Stop in the terminal, against built-in players or other people "
+        "at the same keyboard. Every action is saved at once to a game record "
+        "(spec/record.md) that holds the seats, the rules and the seed; "
+        "--resume FILE continues the game. Without --record the record goes to the "
+        "per-user data folder: $XDG_DATA_HOME/cantstop/games (default "
+        "~/.local/share/cantstop/games) on Linux, ~/Library/Application Support/"
+        "cantstop/games on macOS, %LOCALAPPDATA%\\cantstop\\games on Windows."
+    )
+    p.epilog = examples(
+        "cantstop play --players human,greedy --seed 7",
+        "cantstop play --game finishline --players human,racer",
+    )

@@ -18,7 +18,7 @@ from cantstop.commands.options import (
     add_players_option,
     add_seed_option,
     bot_names,
-    default_bots,
+    examples,
     int_option,
     player_names,
 )
@@ -34,7 +34,7 @@ __all__ = ["add_commands"]
 def _simulate_game(args: argparse.Namespace, show: bool) -> int:
     """Simulate a game other than Can't Stop, through the layer."""
     game = load_game(args.game)
-    names = bot_names(game, args.players or default_bots(game))
+    names = bot_names(game, args.players)
     config = None
     if args.rules is not None:
         try:
@@ -84,17 +84,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``simulate``."""
-    p = add_command(
-        sub,
-        "simulate",
-        _simulate,
-        "play many games between built-in players",
-        "cantstop simulate --players rule28,random --games 10000 --seed 1",
-        "cantstop simulate --game finishline --players racer,random",
-        description="Play many games between built-in players and print each seat's win "
-        "rate with its 95% confidence interval. The results depend on the seed alone, "
-        "not on the number of processes. Ctrl-C stops the run (exit status 130).",
-    )
+    p = add_command(sub, "simulate", _simulate, "play many games between built-in players")
     add_players_option(p, "rule28,random")
     p.add_argument(
         "--games",
@@ -124,3 +114,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
     add_game_option(p)
+    p.description = (
+        "Play many games between built-in players and print each seat's win "
+        "rate with its 95% confidence interval. The results depend on the seed alone, "
+        "not on the number of processes. Ctrl-C stops the run (exit status 130)."
+    )
+    p.epilog = examples(
+        "cantstop simulate --players rule28,random --games 10000 --seed 1",
+        "cantstop simulate --game finishline --players racer,random",
+    )

@@ -21,7 +21,7 @@ import argparse
 from typing import Any
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
-from cantstop.commands.options import add_command, read_game_state, read_state
+from cantstop.commands.options import add_command, examples, read_game_state, read_state
 from cantstop.game import Phase, State, perft
 from cantstop.notation import format_action
 from cantstop.text import legend, render_board
@@ -120,14 +120,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
             perft_text,
         ),
     ):
-        command = add_command(
-            sub,
-            name,
-            run,
-            summary,
-            f"cantstop {name} '{example}'",
-            f"cantstop {name} --game {other}",
-            description=description,
-        )
+        command = add_command(sub, name, run, summary, description)
         command.add_argument("state", help=f"a state in notation, e.g. '{example}'")
         add_game_option(command)
+        command.epilog = examples(f"cantstop {name} '{example}'", f"cantstop {name} --game {other}")
