@@ -232,7 +232,7 @@ def bot_names(
     The names are those of ``game.bots()``, and :data:`HUMAN` when ``human``
     is true; the count is one the game allows.  Space around a name is
     ignored; anything else raises :class:`~cantstop.commands.report.UsageError`.
-    ``None`` (no ``--players``) names :func:`default_bots`.
+    ``None`` or an empty ``text`` (no ``--players``) names :func:`default_bots`.
 
     >>> from cantstop.commands.games import load_game
     >>> bot_names(load_game('tower'), 'runner, random')
@@ -242,7 +242,7 @@ def bot_names(
     ...
     cantstop.commands.report.UsageError: --players takes 2 to 4 of ...; got 'runner'
     """
-    if text is None:
+    if not text:
         text = default_bots(game, human=human)
     info = game.info
     kinds: Sequence[str] = (HUMAN, *game.bots()) if human else tuple(game.bots())
