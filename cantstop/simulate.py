@@ -20,7 +20,6 @@ layer's (:mod:`dicekit.simulate`), which simulates any game the same way.
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,7 +32,14 @@ from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.rules import Rules
-from dicekit.simulate import MAX_GAMES, MAX_PROCESSES, Z95, chunks, run_chunks, wilson_interval
+from dicekit.simulate import (
+    MAX_GAMES,
+    MAX_PROCESSES,
+    chunks,
+    mean_interval,
+    run_chunks,
+    wilson_interval,
+)
 
 __all__ = [
     "MAX_GAMES",
@@ -147,12 +153,7 @@ class Simulation:
 
     def mean_turns(self) -> tuple[float, float]:
         """Return the mean number of turns per game and the half-width of its 95% interval."""
-        turns = [r.turns for r in self.results]
-        mean = sum(turns) / len(turns)
-        if len(turns) < 2:
-            return mean, math.inf
-        variance = sum((t - mean) ** 2 for t in turns) / (len(turns) - 1)
-        return mean, Z95 * math.sqrt(variance / len(turns))
+        return mean_interval([r.turns for r in self.results])
 
     def table(self) -> str:
         """Return the report that ``cantstop simulate`` prints."""

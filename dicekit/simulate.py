@@ -43,6 +43,7 @@ __all__ = [
     "ProgressBar",
     "Simulation",
     "chunks",
+    "mean_interval",
     "play_game",
     "run_chunks",
     "simulate",
@@ -75,6 +76,27 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Return the mean of ``values`` and the half-width of its confidence interval (95%).
+
+    The half-width is ``z`` standard errors of the sample; with fewer than two
+    values it is infinite.
+
+    Three values 2, 4, 6 have a sample deviation of 2, so a standard error of 2/√3:
+
+    >>> mean, half = mean_interval([2, 4, 6])
+    >>> mean, round(half, 4), round(1.96 * 2 / 3**0.5, 4)
+    (4.0, 2.2632, 2.2632)
+    >>> mean_interval([5])
+    (5.0, inf)
+    """
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, math.inf
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, z * math.sqrt(variance / len(values))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +173,7 @@ class Simulation:
 
     def mean_throws(self) -> tuple[float, float]:
         """Return the mean number of throws per game and the half-width of its 95% interval."""
-        throws = [r.throws for r in self.results]
-        mean = sum(throws) / len(throws)
-        if len(throws) < 2:
-            return mean, math.inf
-        variance = sum((t - mean) ** 2 for t in throws) / (len(throws) - 1)
-        return mean, Z95 * math.sqrt(variance / len(throws))
+        return mean_interval([r.throws for r in self.results])
 
     def table(self) -> str:
         """Return the report that ``cantstop simulate --game NAME`` prints."""
