@@ -38,7 +38,9 @@ from dicekit.simulate import (
     chunks,
     mean_interval,
     run_chunks,
+    tally_wins,
     wilson_interval,
+    win_rows,
 )
 
 __all__ = [
@@ -147,9 +149,7 @@ class Simulation:
     @property
     def wins(self) -> tuple[int, ...]:
         """Games won by each seat."""
-        return tuple(
-            sum(1 for r in self.results if r.winner == seat) for seat in range(len(self.players))
-        )
+        return tally_wins((r.winner for r in self.results), len(self.players))
 
     def mean_turns(self) -> tuple[float, float]:
         """Return the mean number of turns per game and the half-width of its 95% interval."""
@@ -169,12 +169,7 @@ class Simulation:
                 f"(95% confidence interval {mean - half:.2f} to {mean + half:.2f})"
             )
             return "\n".join(lines)
-        lines.append(f"{'seat':<5} {'player':<8} {'wins':>7} {'win rate':>9}  95% interval")
-        for seat, (name, wins) in enumerate(zip(self.players, self.wins, strict=True)):
-            low, high = wilson_interval(wins, self.games)
-            lines.append(
-                f"{seat:<5} {name:<8} {wins:>7} {wins / self.games:>9.2%}  {low:.2%} to {high:.2%}"
-            )
+        lines += win_rows(self.players, self.wins, self.games, 8)
         lines.append(f"mean game length: {mean:.2f} turns (± {half:.2f})")
         return "\n".join(lines)
 

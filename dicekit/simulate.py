@@ -28,7 +28,8 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
@@ -47,7 +48,9 @@ __all__ = [
     "play_game",
     "run_chunks",
     "simulate",
+    "tally_wins",
     "wilson_interval",
+    "win_rows",
 ]
 
 #: The normal quantile of a two-sided 95% interval.
@@ -97,6 +100,36 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
         return mean, math.inf
     variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
     return mean, z * math.sqrt(variance / len(values))
+
+
+def tally_wins(winners: Iterable[int], seats: int) -> tuple[int, ...]:
+    """Return the games each of ``seats`` seats won, given each game's winning seat.
+
+    >>> tally_wins([0, 2, 0, 0], 3)
+    (3, 0, 1)
+    """
+    counts = Counter(winners)
+    return tuple(counts[seat] for seat in range(seats))
+
+
+def win_rows(players: Sequence[str], wins: Sequence[int], games: int, width: int) -> list[str]:
+    """Return a win table's lines: its header, then each seat's wins, win rate and 95% interval.
+
+    ``width`` is the width of the player column.
+
+    >>> for line in win_rows(["a", "b"], [3, 1], 4, 6):
+    ...     print(line)
+    seat  player    wins  win rate  95% interval
+    0     a            3    75.00%  30.06% to 95.44%
+    1     b            1    25.00%  4.56% to 69.94%
+    """
+    lines = [f"{'seat':<5} {'player':<{width}} {'wins':>7} {'win rate':>9}  95% interval"]
+    for seat, (name, won) in enumerate(zip(players, wins, strict=True)):
+        low, high = wilson_interval(won, games)
+        lines.append(
+            f"{seat:<5} {name:<{width}} {won:>7} {won / games:>9.2%}  {low:.2%} to {high:.2%}"
+        )
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +193,7 @@ class Simulation:
     @property
     def wins(self) -> tuple[int, ...]:
         """Games won by each seat."""
-        return tuple(
-            sum(r.winner == seat for r in self.results) for seat in range(len(self.players))
-        )
+        return tally_wins((r.winner for r in self.results), len(self.players))
 
     @property
     def firsts(self) -> tuple[int, ...]:
@@ -183,13 +214,7 @@ class Simulation:
             + (", seats take turns to begin" if n > 1 else "")
         ]
         width = max(6, *(len(name) for name in self.players))
-        lines.append(f"{'seat':<5} {'player':<{width}} {'wins':>7} {'win rate':>9}  95% interval")
-        for seat, (name, wins) in enumerate(zip(self.players, self.wins, strict=True)):
-            low, high = wilson_interval(wins, self.games)
-            lines.append(
-                f"{seat:<5} {name:<{width}} {wins:>7} {wins / self.games:>9.2%}  "
-                f"{low:.2%} to {high:.2%}"
-            )
+        lines += win_rows(self.players, self.wins, self.games, width)
         mean, half = self.mean_throws()
         lines.append(f"mean game length: {mean:.2f} throws of the dice (± {half:.2f})")
         return "\n".join(lines)
