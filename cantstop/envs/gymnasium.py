@@ -139,11 +139,6 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
         #: Why the episode ended, once it has: None while it runs.
         self._ended: str | None = None
 
-    def _dice_of(self, rng: np.random.Generator) -> _Dice:
-        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
-        self._dice = dice_for(self._dice, rng)
-        return self._dice
-
     @property
     def engine_state(self) -> State:
         """The engine's state of the game being played; :meth:`reset` starts a game."""
@@ -172,7 +167,8 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a new game; ``seed`` seeds the dice."""
         super().reset(seed=seed)
-        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
+        self._dice = dice_for(self._dice, self.np_random)
+        table = self._table = _Table(self.rules, self._dice, self.max_turns)
         self._ended = None
         if self.shaping:
             self._shaping = Shaping(self.shaping, self.gamma, [progress(table.state, 0)])

@@ -135,11 +135,6 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """Return the action space of ``agent``."""
         return self.action_spaces[agent]
 
-    def _dice_of(self, rng: np.random.Generator) -> _Dice:
-        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
-        self._dice = dice_for(self._dice, rng)
-        return self._dice
-
     @property
     def engine_state(self) -> State:
         """The engine's state of the game being played; :meth:`reset` starts a game."""
@@ -179,7 +174,8 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """Start a new game; ``seed`` seeds the dice."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
+        self._dice = dice_for(self._dice, self.np_random)
+        table = self._table = _Table(self.rules, self._dice, self.max_turns)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
