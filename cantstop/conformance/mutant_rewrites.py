@@ -58,6 +58,15 @@ def _stop_of(request: Message) -> tuple[State, Position] | None:
     return state, position_of(state)
 
 
+def _accepted_stop(request: Message, answer: Message) -> tuple[State, Position, Position] | None:
+    """Return a stop's state, its parts and the parts of the state after, if ``answer`` took it."""
+    found = _stop_of(request)
+    after = _read(answer.get("state"))
+    if found is None or after is None or answer.get("ok") is not True:
+        return None
+    return found[0], found[1], after
+
+
 def _rewritten(answer: Message, change: Callable[[Position], Position]) -> Message:
     """Return ``answer`` with its state's text changed by ``change``."""
     position = _read(answer.get("state"))
@@ -210,11 +219,10 @@ def stop_anytime(phase: str) -> Respond:
 def squares_stay_low(request: Message, reference: Handler) -> Message:
     """Leave a square that is already in a column where it was, at a stop (R11.2)."""
     answer = reference(request)
-    found = _stop_of(request)
-    after = _read(answer.get("state"))
-    if found is None or after is None or answer.get("ok") is not True:
+    stop = _accepted_stop(request, answer)
+    if stop is None:
         return answer
-    state, before = found
+    state, before, after = stop
     mine = dict(before.squares[state.player])
     for column, _ in before.markers:
         if column in mine:
@@ -228,11 +236,10 @@ def squares_stay_low(request: Message, reference: Handler) -> Message:
 def won_not_cleared(request: Message, reference: Handler) -> Message:
     """Leave the other players' squares in a column won by a stop (R9.3)."""
     answer = reference(request)
-    found = _stop_of(request)
-    after = _read(answer.get("state"))
-    if found is None or after is None or answer.get("ok") is not True:
+    stop = _accepted_stop(request, answer)
+    if stop is None:
         return answer
-    state, before = found
+    state, before, after = stop
     for column, space in before.markers:
         if space == state.rules.heights[column]:
             for player, cells in enumerate(before.squares):
@@ -246,11 +253,11 @@ def win_target(target: Callable[[State], int]) -> Respond:
 
     def respond(request: Message, reference: Handler) -> Message:
         answer = reference(request)
-        found = _stop_of(request)
-        after = _read(answer.get("state"))
-        if found is None or after is None or answer.get("ok") is not True:
+        stop = _accepted_stop(request, answer)
+        if stop is None:
             return answer
-        return _decided(found[0], answer, after, target(found[0]))
+        state, _, after = stop
+        return _decided(state, answer, after, target(state))
 
     return respond
 
