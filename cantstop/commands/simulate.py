@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TextIO
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
 from cantstop.commands.options import (
@@ -31,7 +32,7 @@ from dicekit.playing import player_count
 __all__ = ["add_commands"]
 
 
-def _simulate_game(args: argparse.Namespace, show: bool) -> int:
+def _simulate_game(args: argparse.Namespace, bar: TextIO | None) -> layer.Simulation:
     """Simulate a game other than Can't Stop, through the layer."""
     game = load_game(args.game)
     names = bot_names(game, args.players)
@@ -46,23 +47,15 @@ def _simulate_game(args: argparse.Namespace, show: bool) -> int:
             raise UsageError(
                 f"--rules describes a game of {seats} players, but --players names {len(names)}"
             )
-    result = layer.simulate(
-        game,
-        names,
-        args.games,
-        args.seed,
-        config=config,
-        processes=args.processes,
-        progress=sys.stderr if show else None,
-    )
-    print(result.table())
-    return 0
+    return layer.simulate(game, names, args.games, args.seed, config, args.processes, bar)
 
 
 def _simulate(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = sys.stderr if show else None
     if args.game != DEFAULT:
-        return _simulate_game(args, show)
+        print(_simulate_game(args, bar).table())
+        return 0
     names = player_names(args.players or "rule28,random")
     rules = None
     if args.rules is not None:
@@ -70,15 +63,7 @@ def _simulate(args: argparse.Namespace) -> int:
             rules = rules_from_json(json.loads(args.rules))
         except ValueError as exc:
             raise UsageError(f"--rules takes the rules' JSON form: {exc}") from None
-    result = simulate(
-        names,
-        args.games,
-        args.seed,
-        rules=rules,
-        processes=args.processes,
-        progress=sys.stderr if show else None,
-    )
-    print(result.table())
+    print(simulate(names, args.games, args.seed, rules, args.processes, bar).table())
     return 0
 
 
