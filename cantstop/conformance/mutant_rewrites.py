@@ -93,6 +93,14 @@ def _with_square(position: Position, player: int, column: int, space: int | None
     return replace(position, squares=tuple(squares))
 
 
+def _others_kept(after: Position, before: Position, player: int, column: int) -> Position:
+    """Return ``after`` with the squares of every player but ``player`` in ``column`` as before."""
+    for other, cells in enumerate(before.squares):
+        if other != player and column in dict(cells):
+            after = _with_square(after, other, column, dict(cells)[column])
+    return after
+
+
 def _decided(state: State, answer: Message, position: Position, target: int) -> Message:
     """Return the answer of a stop whose game is won exactly when ``target`` columns are held."""
     me = state.player
@@ -227,9 +235,7 @@ def squares_stay_low(request: Message, reference: Handler) -> Message:
     for column, _ in before.markers:
         if column in mine:
             after = _with_square(after, state.player, column, mine[column])
-            for player, cells in enumerate(before.squares):  # a column not won after all
-                if player != state.player and column in dict(cells):
-                    after = _with_square(after, player, column, dict(cells)[column])
+            after = _others_kept(after, before, state.player, column)  # not won after all
     return _decided(state, answer, after, state.rules.columns_to_win)
 
 
@@ -242,9 +248,7 @@ def won_not_cleared(request: Message, reference: Handler) -> Message:
     state, before, after = stop
     for column, space in before.markers:
         if space == state.rules.heights[column]:
-            for player, cells in enumerate(before.squares):
-                if player != state.player and column in dict(cells):
-                    after = _with_square(after, player, column, dict(cells)[column])
+            after = _others_kept(after, before, state.player, column)
     return {**answer, "state": after.text()}
 
 
