@@ -30,18 +30,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
+from cantstop import jsonform, notation
 from cantstop.actions import Action, Move, Stop
 from cantstop.dice import roll_outcomes
 from cantstop.game import Event, Phase, State, new_game
-from cantstop.jsonform import (
-    action_from_json,
-    action_to_json,
-    rules_from_json,
-    rules_to_json,
-    state_from_json,
-    state_to_json,
-)
-from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.players import PLAYERS, Player
 from cantstop.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from cantstop.spec import PERFT, spec_dir
@@ -104,11 +96,11 @@ class CantStop:
 
     def config_from_json(self, data: JSON) -> Rules:
         """Return the rules a JSON object describes (N3.1)."""
-        return rules_from_json(data)
+        return jsonform.rules_from_json(data)
 
     def config_to_json(self, config: Rules) -> JSON:
         """Return the JSON object of ``config``: only the fields that differ from the default."""
-        return rules_to_json(config)
+        return jsonform.rules_to_json(config)
 
     # -- states and turns ------------------------------------------------------------
     def new_game(self, config: Rules, first_player: int = 0) -> State:
@@ -154,35 +146,35 @@ class CantStop:
     # -- notation and JSON -----------------------------------------------------------
     def format_state(self, state: State) -> str:
         """Return the canonical notation of ``state`` (N1)."""
-        return format_state(state)
+        return notation.format_state(state)
 
     def parse_state(self, text: str) -> State:
         """Return the state that ``text`` denotes (N1)."""
-        return parse_state(text)
+        return notation.parse_state(text)
 
     def format_action(self, action: Action) -> str:
         """Return the notation of ``action`` (N2)."""
-        return format_action(action)
+        return notation.format_action(action)
 
     def parse_action(self, text: str) -> Action:
         """Return the action that ``text`` denotes (N2)."""
-        return parse_action(text)
+        return notation.parse_action(text)
 
     def state_to_json(self, state: State) -> JSON:
         """Return the JSON form of ``state`` (N3.1)."""
-        return state_to_json(state)
+        return jsonform.state_to_json(state)
 
     def state_from_json(self, data: JSON) -> State:
         """Return the state of a JSON form (N3.1)."""
-        return state_from_json(data)
+        return jsonform.state_from_json(data)
 
     def action_to_json(self, action: Action) -> JSON:
         """Return the JSON form of ``action`` (N3.2)."""
-        return action_to_json(action)
+        return jsonform.action_to_json(action)
 
     def action_from_json(self, data: JSON) -> Action:
         """Return the action of a JSON form (N3.2)."""
-        return action_from_json(data)
+        return jsonform.action_from_json(data)
 
     # -- pictures and players --------------------------------------------------------
     def state_svg(self, state: State) -> str:

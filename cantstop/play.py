@@ -60,6 +60,8 @@ from cantstop.rules import COLUMNS
 from cantstop.savedgames import games_folder
 from cantstop.simulate import roll_dice
 from cantstop.text import MARKER, board_lines, legend
+from dicekit import play as layer
+from dicekit.play import Quit, read_answer
 
 __all__ = [
     "HUMAN",
@@ -81,18 +83,13 @@ _PLAYER_COLOURS = ("31", "34", "32", "33")
 _BOLD = "1"
 _DIM = "2"
 _RESET = "\033[0m"
-_QUIT = {"q", "quit", "exit"}
 _HELP = {"help", "h"}
 #: How a built-in player's decision is told.
 _DONE = {Decision.ROLL: "rolls again", Decision.STOP: "stops"}
 #: The longest answer a prompt reads, in characters; a longer line is read in pieces and skipped.
-MAX_ANSWER = 1000
+MAX_ANSWER = layer.MAX_ANSWER
 #: The keys of the choices of a roll: letters, which no column number can be mistaken for.
 _KEYS = "abcdefghijklmnop"
-
-
-class _Quit(Exception):
-    """The person asked to leave the game (or the input ended)."""
 
 
 @dataclass
@@ -122,42 +119,14 @@ class Console:
         """Ask a question until the answer is not empty; return it stripped of space.
 
         ``q`` (``quit``, ``exit``, in any case) and the end of the input leave
-        the game (the private ``_Quit`` exception).  A line is read
+        the game (the layer's :class:`dicekit.play.Quit`).  A line is read
         :data:`MAX_ANSWER` characters at a time, so a line of any length costs
         no more memory than that: a longer one is skipped, and so is one that
         is not text in the input's encoding, each with a word why.
         """
-        while True:
-            self.output.write(prompt)
-            self.output.flush()
-            try:
-                line = self.input.readline(MAX_ANSWER + 1)
-            except UnicodeDecodeError:
-                encoding = getattr(self.input, "encoding", None) or "UTF-8"
-                self.say(f"  that line is not {encoding} text: type the answer again")
-                continue
-            if not line:
-                self.say()
-                raise _Quit
-            if len(line) > MAX_ANSWER and not line.endswith("\n"):
-                self._skip_line()
-                self.say(f"  that line is over {MAX_ANSWER:,} characters long: type a shorter one")
-                continue
-            answer = line.strip()
-            if answer.lower() in _QUIT:
-                raise _Quit
-            if answer:
-                return answer
-
-    def _skip_line(self) -> None:
-        """Read the rest of a line too long to be an answer, a bounded piece at a time."""
-        while True:
-            try:
-                piece = self.input.readline(MAX_ANSWER + 1)
-            except UnicodeDecodeError:
-                continue
-            if not piece or piece.endswith("\n"):
-                return
+        encoding = getattr(self.input, "encoding", None) or "UTF-8"
+        undecodable = f"that line is not {encoding} text: type the answer again"
+        return read_answer(self.input, self.output, prompt, undecodable)
 
 
 def draw_board(state: State, console: Console) -> str:
@@ -467,7 +436,7 @@ def play(
                 console.say()
                 console.say(draw_board(state, console))
                 console.say(console.paint(f"{_name(seats, state.player)} wins!", _BOLD))
-    except _Quit:
+    except Quit:
         console.say("game left unfinished")
     finally:
         _save(writer)

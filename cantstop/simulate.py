@@ -20,7 +20,6 @@ layer's (:mod:`dicekit.simulate`), which simulates any game the same way.
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,7 +32,16 @@ from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.rules import Rules
-from dicekit.simulate import MAX_GAMES, MAX_PROCESSES, Z95, chunks, run_chunks, wilson_interval
+from dicekit.simulate import (
+    MAX_GAMES,
+    MAX_PROCESSES,
+    chunks,
+    mean_interval,
+    run_chunks,
+    tally_wins,
+    wilson_interval,
+    win_rows,
+)
 
 __all__ = [
     "MAX_GAMES",
@@ -141,18 +149,11 @@ class Simulation:
     @property
     def wins(self) -> tuple[int, ...]:
         """Games won by each seat."""
-        return tuple(
-            sum(1 for r in self.results if r.winner == seat) for seat in range(len(self.players))
-        )
+        return tally_wins((r.winner for r in self.results), len(self.players))
 
     def mean_turns(self) -> tuple[float, float]:
         """Return the mean number of turns per game and the half-width of its 95% interval."""
-        turns = [r.turns for r in self.results]
-        mean = sum(turns) / len(turns)
-        if len(turns) < 2:
-            return mean, math.inf
-        variance = sum((t - mean) ** 2 for t in turns) / (len(turns) - 1)
-        return mean, Z95 * math.sqrt(variance / len(turns))
+        return mean_interval([r.turns for r in self.results])
 
     def table(self) -> str:
         """Return the report that ``cantstop simulate`` prints."""
@@ -168,12 +169,7 @@ class Simulation:
                 f"(95% confidence interval {mean - half:.2f} to {mean + half:.2f})"
             )
             return "\n".join(lines)
-        lines.append(f"{'seat':<5} {'player':<8} {'wins':>7} {'win rate':>9}  95% interval")
-        for seat, (name, wins) in enumerate(zip(self.players, self.wins, strict=True)):
-            low, high = wilson_interval(wins, self.games)
-            lines.append(
-                f"{seat:<5} {name:<8} {wins:>7} {wins / self.games:>9.2%}  {low:.2%} to {high:.2%}"
-            )
+        lines += win_rows(self.players, self.wins, self.games, 8)
         lines.append(f"mean game length: {mean:.2f} turns (± {half:.2f})")
         return "\n".join(lines)
 

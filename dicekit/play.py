@@ -36,7 +36,7 @@ from dicekit.playing import next_action, throw
 from dicekit.protocol import Bot, Game, Stepping
 from dicekit.record import RecordWriter
 
-__all__ = ["HUMAN", "MAX_ANSWER", "Console", "choice_keys", "play"]
+__all__ = ["HUMAN", "MAX_ANSWER", "Console", "Quit", "choice_keys", "play", "read_answer"]
 
 #: The seat name of a person at the keyboard.
 HUMAN = "human"
@@ -72,28 +72,50 @@ class Console:
         so a line of any length costs no more memory than that: a longer one
         is skipped, and so is one that is not text, each with a word why.
         """
-        while True:
-            self.output.write(prompt)
-            self.output.flush()
-            try:
-                line = self.input.readline(MAX_ANSWER + 1)
-            except UnicodeDecodeError:
-                self.say("  that line is not text in the terminal's encoding: type it again")
-                continue
-            if not line:
-                self.say()
-                raise Quit
-            if len(line) > MAX_ANSWER and not line.endswith("\n"):
-                while line and not line.endswith("\n"):
-                    with contextlib.suppress(UnicodeDecodeError):
-                        line = self.input.readline(MAX_ANSWER + 1)
-                self.say(f"  that line is over {MAX_ANSWER:,} characters long: type a shorter one")
-                continue
-            answer = line.strip()
-            if answer.lower() in _QUIT:
-                raise Quit
-            if answer:
-                return answer
+        undecodable = "that line is not text in the terminal's encoding: type it again"
+        return read_answer(self.input, self.output, prompt, undecodable)
+
+
+def read_answer(source: TextIO, output: TextIO, prompt: str, undecodable: str) -> str:
+    r"""Ask ``prompt`` on ``output`` until ``source`` gives a line that is not empty; return it.
+
+    The answer is stripped of surrounding space.  ``q`` (``quit``, ``exit``,
+    in any case) and the end of the input raise :class:`Quit`.  A line is read
+    :data:`MAX_ANSWER` characters at a time: a longer one is skipped, and so
+    is one that is not text, for which the line ``undecodable`` is written.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> read_answer(io.StringIO("\n  7+10 \n"), out, "? ", "not text"), out.getvalue()
+    ('7+10', '? ? ')
+    """
+    while True:
+        output.write(prompt)
+        output.flush()
+        try:
+            line = source.readline(MAX_ANSWER + 1)
+        except UnicodeDecodeError:
+            _say(output, f"  {undecodable}")
+            continue
+        if not line:
+            _say(output)
+            raise Quit
+        if len(line) > MAX_ANSWER and not line.endswith("\n"):
+            while line and not line.endswith("\n"):
+                with contextlib.suppress(UnicodeDecodeError):
+                    line = source.readline(MAX_ANSWER + 1)
+            _say(output, f"  that line is over {MAX_ANSWER:,} characters long: type a shorter one")
+            continue
+        answer = line.strip()
+        if answer.lower() in _QUIT:
+            raise Quit
+        if answer:
+            return answer
+
+
+def _say(output: TextIO, text: str = "") -> None:
+    output.write(text + "\n")
+    output.flush()
 
 
 def choice_keys(count: int) -> list[str]:

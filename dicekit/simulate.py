@@ -28,7 +28,8 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
@@ -43,10 +44,13 @@ __all__ = [
     "ProgressBar",
     "Simulation",
     "chunks",
+    "mean_interval",
     "play_game",
     "run_chunks",
     "simulate",
+    "tally_wins",
     "wilson_interval",
+    "win_rows",
 ]
 
 #: The normal quantile of a two-sided 95% interval.
@@ -75,6 +79,57 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Return the mean of ``values`` and the half-width of its confidence interval (95%).
+
+    The half-width is ``z`` standard errors of the sample; with fewer than two
+    values it is infinite.
+
+    Three values 2, 4, 6 have a sample deviation of 2, so a standard error of 2/√3:
+
+    >>> mean, half = mean_interval([2, 4, 6])
+    >>> mean, round(half, 4), round(1.96 * 2 / 3**0.5, 4)
+    (4.0, 2.2632, 2.2632)
+    >>> mean_interval([5])
+    (5.0, inf)
+    """
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, math.inf
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, z * math.sqrt(variance / len(values))
+
+
+def tally_wins(winners: Iterable[int], seats: int) -> tuple[int, ...]:
+    """Return the games each of ``seats`` seats won, given each game's winning seat.
+
+    >>> tally_wins([0, 2, 0, 0], 3)
+    (3, 0, 1)
+    """
+    counts = Counter(winners)
+    return tuple(counts[seat] for seat in range(seats))
+
+
+def win_rows(players: Sequence[str], wins: Sequence[int], games: int, width: int) -> list[str]:
+    """Return a win table's lines: its header, then each seat's wins, win rate and 95% interval.
+
+    ``width`` is the width of the player column.
+
+    >>> for line in win_rows(["a", "b"], [3, 1], 4, 6):
+    ...     print(line)
+    seat  player    wins  win rate  95% interval
+    0     a            3    75.00%  30.06% to 95.44%
+    1     b            1    25.00%  4.56% to 69.94%
+    """
+    lines = [f"{'seat':<5} {'player':<{width}} {'wins':>7} {'win rate':>9}  95% interval"]
+    for seat, (name, won) in enumerate(zip(players, wins, strict=True)):
+        low, high = wilson_interval(won, games)
+        lines.append(
+            f"{seat:<5} {name:<{width}} {won:>7} {won / games:>9.2%}  {low:.2%} to {high:.2%}"
+        )
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +193,7 @@ class Simulation:
     @property
     def wins(self) -> tuple[int, ...]:
         """Games won by each seat."""
-        return tuple(
-            sum(r.winner == seat for r in self.results) for seat in range(len(self.players))
-        )
+        return tally_wins((r.winner for r in self.results), len(self.players))
 
     @property
     def firsts(self) -> tuple[int, ...]:
@@ -151,12 +204,7 @@ class Simulation:
 
     def mean_throws(self) -> tuple[float, float]:
         """Return the mean number of throws per game and the half-width of its 95% interval."""
-        throws = [r.throws for r in self.results]
-        mean = sum(throws) / len(throws)
-        if len(throws) < 2:
-            return mean, math.inf
-        variance = sum((t - mean) ** 2 for t in throws) / (len(throws) - 1)
-        return mean, Z95 * math.sqrt(variance / len(throws))
+        return mean_interval([r.throws for r in self.results])
 
     def table(self) -> str:
         """Return the report that ``cantstop simulate --game NAME`` prints."""
@@ -166,13 +214,7 @@ class Simulation:
             + (", seats take turns to begin" if n > 1 else "")
         ]
         width = max(6, *(len(name) for name in self.players))
-        lines.append(f"{'seat':<5} {'player':<{width}} {'wins':>7} {'win rate':>9}  95% interval")
-        for seat, (name, wins) in enumerate(zip(self.players, self.wins, strict=True)):
-            low, high = wilson_interval(wins, self.games)
-            lines.append(
-                f"{seat:<5} {name:<{width}} {wins:>7} {wins / self.games:>9.2%}  "
-                f"{low:.2%} to {high:.2%}"
-            )
+        lines += win_rows(self.players, self.wins, self.games, width)
         mean, half = self.mean_throws()
         lines.append(f"mean game length: {mean:.2f} throws of the dice (± {half:.2f})")
         return "\n".join(lines)

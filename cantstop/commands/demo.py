@@ -10,10 +10,16 @@ from __future__ import annotations
 import argparse
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
-from cantstop.commands.options import bot_names, default_bots, int_option, player_names
+from cantstop.commands.options import (
+    add_command,
+    add_players_option,
+    add_seed_option,
+    bot_names,
+    examples,
+    player_names,
+)
 from cantstop.demo import play_demo
 from cantstop.players import PLAYERS
-from cantstop.record import MAX_SEED
 from dicekit import demo as layer
 
 __all__ = ["add_commands"]
@@ -22,7 +28,7 @@ __all__ = ["add_commands"]
 def _demo(args: argparse.Namespace) -> int:
     if args.game != DEFAULT:
         game = load_game(args.game)
-        seats = bot_names(game, args.players or default_bots(game))
+        seats = bot_names(game, args.players)
         for line in layer.play_demo(game, seats, args.seed):
             print(line)
         return 0
@@ -34,21 +40,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``demo``."""
-    demo = sub.add_parser(
-        "demo",
-        help="play a demonstration game between built-in players",
-        epilog="examples: cantstop demo --players rule28,greedy --seed 7; "
+    demo = add_command(sub, "demo", _demo, "play a demonstration game between built-in players")
+    add_players_option(demo, "cautious,bold")
+    add_seed_option(demo, "the dice")
+    add_game_option(demo)
+    demo.epilog = examples(
+        "cantstop demo --players rule28,greedy --seed 7",
         "cantstop demo --game tower --players runner,random",
     )
-    demo.add_argument(
-        "--players",
-        default=None,
-        help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
-        "(default: cautious,bold); for another game, its own players "
-        "(default: its best against random)",
-    )
-    demo.add_argument(
-        "--seed", type=int_option(0, MAX_SEED), default=1, help="seed of the dice (default: 1)"
-    )
-    add_game_option(demo)
-    demo.set_defaults(run=_demo)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 from cantstop import explain
-from cantstop.commands.options import read_state
+from cantstop.commands.options import add_command, examples, read_state
 from cantstop.commands.report import ExitStatus, report_error
 from cantstop.explanation import Explanation
 from cantstop.notation import parse_action
@@ -50,16 +50,11 @@ def _explain(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``explain``: what the rules say about a state, and an action in it."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "explain",
-        help="explain a state, and an action in it, statement by statement with rule ids",
-        description=(
-            "Explain what the rules say about a state: the pairings of the dice and the "
-            "legal moves, what stopping or rolling would do, or who won. With an action, "
-            "say whether it is legal and under which rule; a roll is explained before it "
-            "is applied. The exit status is 1 when the action is not legal."
-        ),
-        epilog="example: cantstop explain '7:2/- - 0c3455' 7",
+        _explain,
+        "explain a state, and an action in it, statement by statement with rule ids",
     )
     p.add_argument("state", help="a state in notation, e.g. '7:2/- - 0c3455'")
     p.add_argument("action", nargs="?", help="an action in notation: r3455, 7+10, 7, stop")
@@ -68,4 +63,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="store_true",
         help="print the JSON form (spec/explain.md) instead of the text",
     )
-    p.set_defaults(run=_explain)
+    p.description = (
+        "Explain what the rules say about a state: the pairings of the dice and the "
+        "legal moves, what stopping or rolling would do, or who won. With an action, "
+        "say whether it is legal and under which rule; a roll is explained before it "
+        "is applied. The exit status is 1 when the action is not legal."
+    )
+    p.epilog = examples("cantstop explain '7:2/- - 0c3455' 7")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from cantstop.commands.options import read_state
+from cantstop.commands.options import add_command, examples, read_state
 from cantstop.commands.report import UsageError
 from cantstop.odds import (
     bust_probability,
@@ -43,11 +43,7 @@ def _odds(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``odds``: the exact odds of a state's next roll."""
-    p = sub.add_parser(
-        "odds",
-        help="exact odds of the next roll from a state",
-        epilog="examples: cantstop odds '-/- 6:1,7:1,8:1 0d'; cantstop odds --table",
-    )
+    p = add_command(sub, "odds", _odds, "exact odds of the next roll from a state")
     p.add_argument("state", nargs="?", help="a state about to roll, e.g. '-/- 6:1,7:1,8:1 0d'")
     p.add_argument(
         "--table",
@@ -55,4 +51,4 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="print the three-column table instead: for markers on three columns, "
         "the chance to advance and the chance to bust",
     )
-    p.set_defaults(run=_odds)
+    p.epilog = examples("cantstop odds '-/- 6:1,7:1,8:1 0d'", "cantstop odds --table")

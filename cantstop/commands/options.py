@@ -17,13 +17,18 @@ from cantstop.commands.report import ExitStatus, UsageError, error_line, quoted
 from cantstop.game import State
 from cantstop.notation import parse_state
 from cantstop.players import PLAYERS
+from cantstop.record import MAX_SEED
 from dicekit.protocol import Game
 
 __all__ = [
     "HUMAN",
     "CommandParser",
+    "add_command",
+    "add_players_option",
+    "add_seed_option",
     "bot_names",
     "default_bots",
+    "examples",
     "int_option",
     "player_names",
     "read_game_state",
@@ -46,6 +51,70 @@ class CommandParser(argparse.ArgumentParser):
         command = self.prog.removeprefix("cantstop").strip()
         line = error_line(command, f"{message} (see {self.prog} --help)")
         self.exit(ExitStatus.USAGE, line + "\n")
+
+
+def add_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    summary: str,
+    description: str | None = None,
+) -> argparse.ArgumentParser:
+    """Return the new subcommand ``name``, which runs ``run`` on the parsed arguments.
+
+    ``summary`` is the line ``cantstop --help`` shows for it.
+    """
+    parser = sub.add_parser(name, help=summary, description=description)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def examples(*commands: str) -> str:
+    """Return the epilog of a command's help that shows ``commands`` as examples.
+
+    >>> examples('cantstop odds --table')
+    'example: cantstop odds --table'
+    >>> examples('cantstop demo', 'cantstop demo --seed 7')
+    'examples: cantstop demo; cantstop demo --seed 7'
+    """
+    label = "example" if len(commands) == 1 else "examples"
+    return f"{label}: {'; '.join(commands)}"
+
+
+def add_players_option(
+    parser: argparse.ArgumentParser, default: str, *, human: bool = False
+) -> None:
+    """Add ``--players``, the seats of a game, to ``parser``; ``default`` is Can't Stop's.
+
+    With ``human`` a seat may also be :data:`HUMAN` (read it with
+    :func:`player_names` or :func:`bot_names` and ``human=True``).
+    """
+    if human:
+        text = (
+            f"comma-separated seats, each {HUMAN} or one of {', '.join(PLAYERS)} "
+            f"(default: {default}); for another game, {HUMAN} or its own players "
+            f"(default: {HUMAN} against its best)"
+        )
+    else:
+        text = (
+            f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
+            f"(default: {default}); for another game, its own players "
+            "(default: its best against random)"
+        )
+    parser.add_argument("--players", default=None, help=text)
+
+
+def add_seed_option(parser: argparse.ArgumentParser, seeds: str, default: int | None = 1) -> None:
+    """Add ``--seed``, a whole number from 0 to ``MAX_SEED``, to ``parser``; it seeds ``seeds``.
+
+    A ``default`` of ``None`` means a random seed, and the help says so.
+    """
+    parser.add_argument(
+        "--seed",
+        type=int_option(0, MAX_SEED),
+        default=default,
+        help=f"seed of {seeds} (default: {'random' if default is None else default})",
+    )
 
 
 def _bound(n: int) -> str:
@@ -155,12 +224,15 @@ def read_game_state(game: Game[Any, Any, Any], text: str) -> Any:
     return game.parse_state(text)
 
 
-def bot_names(game: Game[Any, Any, Any], text: str, *, human: bool = False) -> tuple[str, ...]:
+def bot_names(
+    game: Game[Any, Any, Any], text: str | None, *, human: bool = False
+) -> tuple[str, ...]:
     """Return the seats named in ``text``, comma-separated: one per player of ``game``.
 
     The names are those of ``game.bots()``, and :data:`HUMAN` when ``human``
     is true; the count is one the game allows.  Space around a name is
     ignored; anything else raises :class:`~cantstop.commands.report.UsageError`.
+    ``None`` (no ``--players``) names :func:`default_bots`; an empty ``text`` is refused.
 
     >>> from cantstop.commands.games import load_game
     >>> bot_names(load_game('tower'), 'runner, random')
@@ -170,6 +242,8 @@ def bot_names(game: Game[Any, Any, Any], text: str, *, human: bool = False) -> t
     ...
     cantstop.commands.report.UsageError: --players takes 2 to 4 of ...; got 'runner'
     """
+    if text is None:
+        text = default_bots(game, human=human)
     info = game.info
     kinds: Sequence[str] = (HUMAN, *game.bots()) if human else tuple(game.bots())
     names = tuple(name.strip() for name in text.split(","))

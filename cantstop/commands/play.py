@@ -24,8 +24,11 @@ from typing import TextIO
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
 from cantstop.commands.options import (
+    add_command,
+    add_players_option,
+    add_seed_option,
     bot_names,
-    default_bots,
+    examples,
     int_option,
     player_names,
     seconds_option,
@@ -36,7 +39,6 @@ from cantstop.game import Phase, State, new_game
 from cantstop.play import HUMAN, Console, draw_board, play
 from cantstop.players import PLAYERS, Player
 from cantstop.record import (
-    MAX_SEED,
     PlaySetup,
     RecordError,
     RecordHeader,
@@ -295,7 +297,7 @@ def _play_game(args: argparse.Namespace) -> int:
     for field, option in _CANT_STOP_ONLY:
         if getattr(args, field) is not None:
             raise UsageError(f"{option} is an option of Can't Stop; {game.info.title} has none")
-    seats = bot_names(game, args.players or default_bots(game, human=True), human=True)
+    seats = bot_names(game, args.players, human=True)
     try:
         config = game.config(len(seats))
         first = 0 if args.first_player is None else args.first_player
@@ -370,32 +372,9 @@ def _play(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
-    p = sub.add_parser(
-        "play",
-        help="play a game in the terminal",
-        description="Play Can't Stop in the terminal, against built-in players or other people "
-        "at the same keyboard. Every action is saved at once to a game record "
-        "(spec/record.md) that holds the seats, the rules and the seed; "
-        "--resume FILE continues the game. Without --record the record goes to the "
-        "per-user data folder: $XDG_DATA_HOME/cantstop/games (default "
-        "~/.local/share/cantstop/games) on Linux, ~/Library/Application Support/"
-        "cantstop/games on macOS, %LOCALAPPDATA%\\cantstop\\games on Windows.",
-        epilog="examples: cantstop play --players human,greedy --seed 7; "
-        "cantstop play --game finishline --players human,racer",
-    )
-    p.add_argument(
-        "--players",
-        default=None,
-        help=f"comma-separated seats, each {HUMAN} or one of {', '.join(PLAYERS)} "
-        f"(default: {HUMAN},rule28); for another game, {HUMAN} or its own players "
-        f"(default: {HUMAN} against its best)",
-    )
-    p.add_argument(
-        "--seed",
-        type=int_option(0, MAX_SEED),
-        default=None,
-        help="seed of the dice and of the built-in players (default: random)",
-    )
+    p = add_command(sub, "play", _play, "play a game in the terminal")
+    add_players_option(p, f"{HUMAN},rule28", human=True)
+    add_seed_option(p, "the dice and of the built-in players", default=None)
     p.add_argument(
         "--record",
         type=Path,
@@ -437,4 +416,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--color", choices=["auto", "always", "never"], default="auto", help="colour output"
     )
     add_game_option(p)
-    p.set_defaults(run=_play)
+    p.description = (
+        "Play Can't Stop in the terminal, against built-in players or other people "
+        "at the same keyboard. Every action is saved at once to a game record "
+        "(spec/record.md) that holds the seats, the rules and the seed; "
+        "--resume FILE continues the game. Without --record the record goes to the "
+        "per-user data folder: $XDG_DATA_HOME/cantstop/games (default "
+        "~/.local/share/cantstop/games) on Linux, ~/Library/Application Support/"
+        "cantstop/games on macOS, %LOCALAPPDATA%\\cantstop\\games on Windows."
+    )
+    p.epilog = examples(
+        "cantstop play --players human,greedy --seed 7",
+        "cantstop play --game finishline --players human,racer",
+    )

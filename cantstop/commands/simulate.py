@@ -11,13 +11,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TextIO
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
-from cantstop.commands.options import bot_names, default_bots, int_option, player_names
+from cantstop.commands.options import (
+    add_command,
+    add_players_option,
+    add_seed_option,
+    bot_names,
+    examples,
+    int_option,
+    player_names,
+)
 from cantstop.commands.report import UsageError
 from cantstop.jsonform import rules_from_json
-from cantstop.players import PLAYERS
-from cantstop.record import MAX_SEED
 from cantstop.simulate import MAX_GAMES, MAX_PROCESSES, simulate
 from dicekit import simulate as layer
 from dicekit.playing import player_count
@@ -25,10 +32,10 @@ from dicekit.playing import player_count
 __all__ = ["add_commands"]
 
 
-def _simulate_game(args: argparse.Namespace, show: bool) -> int:
+def _simulate_game(args: argparse.Namespace, bar: TextIO | None) -> layer.Simulation:
     """Simulate a game other than Can't Stop, through the layer."""
     game = load_game(args.game)
-    names = bot_names(game, default_bots(game) if args.players is None else args.players)
+    names = bot_names(game, args.players)
     config = None
     if args.rules is not None:
         try:
@@ -40,23 +47,15 @@ def _simulate_game(args: argparse.Namespace, show: bool) -> int:
             raise UsageError(
                 f"--rules describes a game of {seats} players, but --players names {len(names)}"
             )
-    result = layer.simulate(
-        game,
-        names,
-        args.games,
-        args.seed,
-        config=config,
-        processes=args.processes,
-        progress=sys.stderr if show else None,
-    )
-    print(result.table())
-    return 0
+    return layer.simulate(game, names, args.games, args.seed, config, args.processes, bar)
 
 
 def _simulate(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = sys.stderr if show else None
     if args.game != DEFAULT:
-        return _simulate_game(args, show)
+        print(_simulate_game(args, bar).table())
+        return 0
     names = player_names("rule28,random" if args.players is None else args.players)
     rules = None
     if args.rules is not None:
@@ -64,45 +63,21 @@ def _simulate(args: argparse.Namespace) -> int:
             rules = rules_from_json(json.loads(args.rules))
         except ValueError as exc:
             raise UsageError(f"--rules takes the rules' JSON form: {exc}") from None
-    result = simulate(
-        names,
-        args.games,
-        args.seed,
-        rules=rules,
-        processes=args.processes,
-        progress=sys.stderr if show else None,
-    )
-    print(result.table())
+    print(simulate(names, args.games, args.seed, rules, args.processes, bar).table())
     return 0
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``simulate``."""
-    p = sub.add_parser(
-        "simulate",
-        help="play many games between built-in players",
-        description="Play many games between built-in players and print each seat's win "
-        "rate with its 95% confidence interval. The results depend on the seed alone, "
-        "not on the number of processes. Ctrl-C stops the run (exit status 130).",
-        epilog="examples: cantstop simulate --players rule28,random --games 10000 --seed 1; "
-        "cantstop simulate --game finishline --players racer,random",
-    )
-    p.add_argument(
-        "--players",
-        default=None,
-        help=f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
-        "(default: rule28,random); for another game, its own players "
-        "(default: its best against random)",
-    )
+    p = add_command(sub, "simulate", _simulate, "play many games between built-in players")
+    add_players_option(p, "rule28,random")
     p.add_argument(
         "--games",
         type=int_option(1, MAX_GAMES),
         default=1000,
         help=f"number of games, 1 to {MAX_GAMES:,} (default: 1000)",
     )
-    p.add_argument(
-        "--seed", type=int_option(0, MAX_SEED), default=1, help="seed of the run (default: 1)"
-    )
+    add_seed_option(p, "the run")
     p.add_argument(
         "--rules",
         default=None,
@@ -124,4 +99,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
     add_game_option(p)
-    p.set_defaults(run=_simulate)
+    p.description = (
+        "Play many games between built-in players and print each seat's win "
+        "rate with its 95% confidence interval. The results depend on the seed alone, "
+        "not on the number of processes. Ctrl-C stops the run (exit status 130)."
+    )
+    p.epilog = examples(
+        "cantstop simulate --players rule28,random --games 10000 --seed 1",
+        "cantstop simulate --game finishline --players racer,random",
+    )

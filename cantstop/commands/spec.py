@@ -14,6 +14,7 @@ import argparse
 from collections.abc import Iterator
 
 from cantstop.commands.games import add_game_option, load_game
+from cantstop.commands.options import add_command, examples
 from cantstop.commands.report import ExitStatus, report_error
 from dicekit import spec as layer
 from dicekit.spec import Example, Spec
@@ -54,13 +55,9 @@ def _spec(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``spec``."""
-    spec = sub.add_parser(
-        "spec",
-        help="count the spec's rules and examples",
-        epilog="examples: cantstop spec --check; cantstop spec --game finishline --check",
-    )
+    spec = add_command(sub, "spec", _spec, "count the spec's rules and examples")
     spec.add_argument(
         "--check", action="store_true", help="also run every example against the engine"
     )
     add_game_option(spec)
-    spec.set_defaults(run=_spec)
+    spec.epilog = examples("cantstop spec --check", "cantstop spec --game finishline --check")

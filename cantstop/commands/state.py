@@ -21,7 +21,7 @@ import argparse
 from typing import Any
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
-from cantstop.commands.options import read_game_state, read_state
+from cantstop.commands.options import add_command, examples, read_game_state, read_state
 from cantstop.game import Phase, State, perft
 from cantstop.notation import format_action
 from cantstop.text import legend, render_board
@@ -89,33 +89,38 @@ def _perft(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``show``, ``moves`` and ``perft``."""
-    show = sub.add_parser(
-        "show",
-        help="draw a state given in notation",
-        epilog="examples: cantstop show '7:2/- 7:3 0d'; "
-        "cantstop show --game tower 'R0,12/B5 B 1c35 @ours'",
-    )
-    show.add_argument("state", help="a state in notation, e.g. '7:2/- 7:3 0d'")
-    add_game_option(show)
-    show.set_defaults(run=_show)
-    moves = sub.add_parser(
-        "moves",
-        help="list the legal moves of a state",
-        epilog="examples: cantstop moves '-/- - 0c3455'; "
-        "cantstop moves --game finishline '..../..../..../..../..../.... 0/0 0c34'",
-    )
-    moves.add_argument("state", help="a state in notation, e.g. '-/- - 0c3455'")
-    add_game_option(moves)
-    moves.set_defaults(run=_moves)
-    count = sub.add_parser(
-        "perft",
-        help="count moves and busts over all 1296 rolls",
-        description="Count, over every outcome of chance weighted by its odds (for Can't Stop "
+    perft_text = (
+        "Count, over every outcome of chance weighted by its odds (for Can't Stop "
         "the 1296 rolls), the legal moves after it and the outcomes that leave no choice "
-        "(Can't Stop's busts). Other games print choices=N no-decision=M weight=W.",
-        epilog="examples: cantstop perft '-/- - 0r'; "
-        "cantstop perft --game tower 'R31,32/B0,0 - 0t @ours'",
+        "(Can't Stop's busts). Other games print choices=N no-decision=M weight=W."
     )
-    count.add_argument("state", help="a state in notation, e.g. '-/- - 0r'")
-    add_game_option(count)
-    count.set_defaults(run=_perft)
+    for name, run, summary, example, other, description in (
+        (
+            "show",
+            _show,
+            "draw a state given in notation",
+            "7:2/- 7:3 0d",
+            "tower 'R0,12/B5 B 1c35 @ours'",
+            None,
+        ),
+        (
+            "moves",
+            _moves,
+            "list the legal moves of a state",
+            "-/- - 0c3455",
+            "finishline '..../..../..../..../..../.... 0/0 0c34'",
+            None,
+        ),
+        (
+            "perft",
+            _perft,
+            "count moves and busts over all 1296 rolls",
+            "-/- - 0r",
+            "tower 'R31,32/B0,0 - 0t @ours'",
+            perft_text,
+        ),
+    ):
+        command = add_command(sub, name, run, summary, description)
+        command.add_argument("state", help=f"a state in notation, e.g. '{example}'")
+        add_game_option(command)
+        command.epilog = examples(f"cantstop {name} '{example}'", f"cantstop {name} --game {other}")

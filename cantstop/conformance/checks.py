@@ -1,7 +1,8 @@
 """The checks of Can't Stop's conformance cases: the requests of each kind, and the answers due.
 
 Each check sends a case's requests to the port (with the layer's helpers,
-:mod:`dicekit.conformance.checks`) and raises
+:mod:`dicekit.conformance.checks`, whose checks of the ``apply``, ``new``,
+``state`` and ``action`` kinds are Can't Stop's too) and raises
 :class:`~dicekit.conformance.compare.Mismatch` when an answer differs
 from the case's expectation, with what was asked and what differs.  A wrong
 count of whole rolls is divided roll by roll (perft "divide",
@@ -12,15 +13,15 @@ shown as its first statement that differs (:func:`explanation_difference`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from cantstop.conformance.blame import divide_lines, reference_table
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_state
+from dicekit.conformance.checks import GENERIC_CHECKS, moves_difference
 from dicekit.conformance.checks import asked as _asked
 from dicekit.conformance.checks import expect_error as _expect_error
-from dicekit.conformance.checks import moves_difference
 from dicekit.conformance.checks import ok as _ok
 from dicekit.conformance.compare import Mismatch, check_same, printable, same_json
 from dicekit.conformance.suite import Case, Check, Message, Requester
@@ -37,18 +38,6 @@ def _run_moves(port: Requester, case: Case) -> None:
     want = case["expect"]["moves"]
     if not same_json(got, want):
         raise Mismatch(f"legal moves of {case['state']}: {_moves_diff(got, want)}")
-
-
-def _run_apply(port: Requester, case: Case) -> None:
-    message = {"op": "apply", "state": case["state"], "action": case["action"]}
-    expect = case["expect"]
-    if "error" in expect:
-        _expect_error(port, message, expect["error"])
-        return
-    answer = _ok(port, message)
-    where = f"{case['action']} in {case['state']}"
-    check_same(f"state after {where}", answer.get("state"), expect["state"])
-    check_same(f"event of {where}", answer.get("event"), expect["event"])
 
 
 def _run_perft(port: Requester, case: Case) -> None:
@@ -106,35 +95,10 @@ def _run_game(port: Requester, case: Case) -> None:
         state = after
 
 
-def _run_new(port: Requester, case: Case) -> None:
-    message = {"op": "new", **case["new"]}
-    if "error" in case["expect"]:
-        _expect_error(port, message, case["expect"]["error"])
-    else:
-        check_same("the opening state", _ok(port, message).get("state"), case["expect"]["state"])
-
-
-def _run_parse(op: str) -> Callable[[Requester, Case], None]:
-    def run(port: Requester, case: Case) -> None:
-        message: Message = {"op": op}
-        for key in ("text", "json"):
-            if key in case:
-                message[key] = case[key]
-        expect = case["expect"]
-        if "error" in expect:
-            _expect_error(port, message, expect["error"], expect.get("at"))
-            return
-        answer = _ok(port, message)
-        check_same(f"canonical {op}", answer.get(op), expect[op])
-        check_same(f"JSON form of the {op}", answer.get("json"), expect["json"])
-
-    return run
-
-
 def _run_example(port: Requester, case: Case) -> None:
     expect = case["expect"]
     if "new" in case:
-        _run_new(port, {"new": case["new"], "expect": expect})
+        GENERIC_CHECKS["new"](port, {"new": case["new"], "expect": expect})
         return
     if "text" in case:
         _expect_error(
@@ -270,13 +234,13 @@ def _run_explain(port: Requester, case: Case) -> None:
 #: The check of each kind of case.
 CHECKS: dict[str, Check] = {
     "moves": _run_moves,
-    "apply": _run_apply,
+    "apply": GENERIC_CHECKS["apply"],
     "perft": _run_perft,
     "rolls": _run_rolls,
     "game": _run_game,
-    "new": _run_new,
-    "state": _run_parse("state"),
-    "action": _run_parse("action"),
+    "new": GENERIC_CHECKS["new"],
+    "state": GENERIC_CHECKS["state"],
+    "action": GENERIC_CHECKS["action"],
     "example": _run_example,
     "explain": _run_explain,
 }

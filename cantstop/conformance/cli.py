@@ -481,22 +481,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     conform.add_argument(
         "port", nargs=argparse.REMAINDER, help="-- then the port's command and arguments"
     )
-    conform.add_argument(
-        "--run",
-        action="append",
-        default=[],
-        dest="run_globs",
-        metavar="GLOB",
-        help="run only matching case ids",
-    )
-    conform.add_argument(
-        "--skip",
-        action="append",
-        default=[],
-        dest="skip_globs",
-        metavar="GLOB",
-        help="skip matching case ids",
-    )
+    for option, text in (("run", "run only matching case ids"), ("skip", "skip matching case ids")):
+        conform.add_argument(
+            f"--{option}",
+            action="append",
+            default=[],
+            dest=f"{option}_globs",
+            metavar="GLOB",
+            help=text,
+        )
     conform.add_argument(
         "--known-failures",
         type=Path,

@@ -74,14 +74,16 @@ def rank(
     """Return the suspect rules of a run's results, most suspicious first.
 
     ``evidence`` holds what the failing cases showed when asked again;
-    ``kinds`` maps case ids to their kind (by default the id's prefix).
+    ``kinds`` maps case ids to their kind (by default the id's prefix).  It is
+    the layer's :func:`dicekit.conformance.ranking.rank` with Can't Stop's
+    weights: a failing whole game counts :data:`GAME_WEIGHT` (a quarter) of any
+    other failing case, so its single rule scores 0.25 against 1.
 
     >>> from types import SimpleNamespace as R
-    >>> results = [R(id="moves-1", status="failed", rules=["R6.1", "R6.6"]),
-    ...            R(id="moves-2", status="passed", rules=["R6.6"]),
-    ...            R(id="illegal-1", status="failed", rules=["R6.1"])]
-    >>> [(s.rule, s.failed, s.cases) for s in rank(results)]
-    [('R6.1', 2, 2), ('R6.6', 1, 2)]
+    >>> results = [R(id="game-1", status="failed", rules=["R9.1"]),
+    ...            R(id="moves-1", status="failed", rules=["R6.1"])]
+    >>> [(s.rule, s.score) for s in rank(results)]
+    [('R6.1', 1.0), ('R9.1', 0.25)]
     """
     return _ranking.rank(results, evidence, kinds, SUITE.weights)
 

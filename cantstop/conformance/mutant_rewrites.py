@@ -58,6 +58,15 @@ def _stop_of(request: Message) -> tuple[State, Position] | None:
     return state, position_of(state)
 
 
+def _accepted_stop(request: Message, answer: Message) -> tuple[State, Position, Position] | None:
+    """Return a stop's state, its parts and the parts of the state after, if ``answer`` took it."""
+    found = _stop_of(request)
+    after = _read(answer.get("state"))
+    if found is None or after is None or answer.get("ok") is not True:
+        return None
+    return found[0], found[1], after
+
+
 def _rewritten(answer: Message, change: Callable[[Position], Position]) -> Message:
     """Return ``answer`` with its state's text changed by ``change``."""
     position = _read(answer.get("state"))
@@ -82,6 +91,14 @@ def _with_square(position: Position, player: int, column: int, space: int | None
     squares = list(position.squares)
     squares[player] = tuple(sorted(cells.items()))
     return replace(position, squares=tuple(squares))
+
+
+def _others_kept(after: Position, before: Position, player: int, column: int) -> Position:
+    """Return ``after`` with the squares of every player but ``player`` in ``column`` as before."""
+    for other, cells in enumerate(before.squares):
+        if other != player and column in dict(cells):
+            after = _with_square(after, other, column, dict(cells)[column])
+    return after
 
 
 def _decided(state: State, answer: Message, position: Position, target: int) -> Message:
@@ -210,34 +227,28 @@ def stop_anytime(phase: str) -> Respond:
 def squares_stay_low(request: Message, reference: Handler) -> Message:
     """Leave a square that is already in a column where it was, at a stop (R11.2)."""
     answer = reference(request)
-    found = _stop_of(request)
-    after = _read(answer.get("state"))
-    if found is None or after is None or answer.get("ok") is not True:
+    stop = _accepted_stop(request, answer)
+    if stop is None:
         return answer
-    state, before = found
+    state, before, after = stop
     mine = dict(before.squares[state.player])
     for column, _ in before.markers:
         if column in mine:
             after = _with_square(after, state.player, column, mine[column])
-            for player, cells in enumerate(before.squares):  # a column not won after all
-                if player != state.player and column in dict(cells):
-                    after = _with_square(after, player, column, dict(cells)[column])
+            after = _others_kept(after, before, state.player, column)  # not won after all
     return _decided(state, answer, after, state.rules.columns_to_win)
 
 
 def won_not_cleared(request: Message, reference: Handler) -> Message:
     """Leave the other players' squares in a column won by a stop (R9.3)."""
     answer = reference(request)
-    found = _stop_of(request)
-    after = _read(answer.get("state"))
-    if found is None or after is None or answer.get("ok") is not True:
+    stop = _accepted_stop(request, answer)
+    if stop is None:
         return answer
-    state, before = found
+    state, before, after = stop
     for column, space in before.markers:
         if space == state.rules.heights[column]:
-            for player, cells in enumerate(before.squares):
-                if player != state.player and column in dict(cells):
-                    after = _with_square(after, player, column, dict(cells)[column])
+            after = _others_kept(after, before, state.player, column)
     return {**answer, "state": after.text()}
 
 
@@ -246,11 +257,11 @@ def win_target(target: Callable[[State], int]) -> Respond:
 
     def respond(request: Message, reference: Handler) -> Message:
         answer = reference(request)
-        found = _stop_of(request)
-        after = _read(answer.get("state"))
-        if found is None or after is None or answer.get("ok") is not True:
+        stop = _accepted_stop(request, answer)
+        if stop is None:
             return answer
-        return _decided(found[0], answer, after, target(found[0]))
+        state, _, after = stop
+        return _decided(state, answer, after, target(state))
 
     return respond
 

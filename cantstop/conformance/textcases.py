@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from cantstop import jsonform
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.conformance.pool import (
     ACTION_CHARS,
@@ -27,14 +28,6 @@ from cantstop.conformance.tags import state_rules
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import NotationError, RuleError
 from cantstop.game import Phase, State, new_game
-from cantstop.jsonform import (
-    action_from_json,
-    action_to_json,
-    rules_from_json,
-    rules_to_json,
-    state_from_json,
-    state_to_json,
-)
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from dicekit.conformance.suite import Case
 
@@ -46,13 +39,26 @@ def _expect_state(parse: Callable[[], State]) -> dict[str, Any] | None:
         state = parse()
     except NotationError as exc:
         return {"error": exc.rule}
-    return {"state": format_state(state), "json": state_to_json(state)}
+    return {"state": format_state(state), "json": jsonform.state_to_json(state)}
 
 
 def notation_cases(pool: list[State], count: int) -> list[Case]:
     """Return valid states and actions in text and JSON, with canonical text and JSON form."""
     rng = random.Random("notation")
     cases: list[Case] = []
+
+    def add(
+        kind: str,
+        source: State | None,
+        rules: list[str],
+        forms: Sequence[tuple[str, Any]],
+        expect: dict[str, Any],
+    ) -> None:
+        """Add one case for each (key, value) of ``forms``: the thing read in that form."""
+        for key, value in forms:
+            case_id = f"notation-{len(cases) + 1:05d}"
+            cases.append(make_case(case_id, rules, kind, source, **{key: value}, expect=expect))
+
     states = rng.sample(sorted(set(pool), key=format_state), count)
     for state in states:
         text = format_state(state)
@@ -61,55 +67,27 @@ def notation_cases(pool: list[State], count: int) -> list[Case]:
         rules = ["N1.1", "N1.2", "N1.3", "N1.4", "N3.1", *state_rules(state, 1)]
         if len(text.split(" ")) > 3:
             rules.append("N1.5")
-        cases.append(
-            make_case(
-                f"notation-{len(cases) + 1:05d}",
-                rules,
-                "state",
-                state,
-                text=text,
-                expect={"state": text, "json": state_to_json(state)},
-            )
-        )
-        as_json = state_to_json(state)
+        as_json = jsonform.state_to_json(state)
         if state.dice is not None:
             dice = list(state.dice)
             rng.shuffle(dice)
             as_json["dice"] = dice  # a reader sorts the dice (N3.1)
         if rng.random() < 0.5:
             del as_json["won"], as_json["winner"]
-        cases.append(
-            make_case(
-                f"notation-{len(cases) + 1:05d}",
-                rules,
-                "state",
-                state,
-                json=as_json,
-                expect={"state": text, "json": state_to_json(state)},
-            )
-        )
+        expect = {"state": text, "json": jsonform.state_to_json(state)}
+        add("state", state, rules, (("text", text), ("json", as_json)), expect)
     actions: list[Action] = [Stop(), *ALL_MOVES]
     actions += [rng.choice(ORDERED_ROLLS) for _ in range(40)]
     for action in dict.fromkeys(actions):
         text = format_action(action)
-        expect = {"action": text, "json": action_to_json(action)}
+        expect = {"action": text, "json": jsonform.action_to_json(action)}
         # Both forms are read and both are written back.
         rules = ["N2.1", "N3.2"]
         if isinstance(action, Roll):
             rules.append("N2.2")
         elif isinstance(action, Move):
             rules.append("N2.3")
-        for key, value in (("text", text), ("json", action_to_json(action))):
-            cases.append(
-                make_case(
-                    f"notation-{len(cases) + 1:05d}",
-                    rules,
-                    "action",
-                    None,
-                    **{key: value},
-                    expect=expect,
-                )
-            )
+        add("action", None, rules, (("text", text), ("json", expect["json"])), expect)
     return cases
 
 
@@ -263,10 +241,10 @@ def invalid_cases(pool: list[State], count: int) -> list[Case]:
     ]
     for state in rng.sample(ordered, count // 4 // len(spoilers) + 1):
         for name, spoil in spoilers:
-            data = state_to_json(state)
+            data = jsonform.state_to_json(state)
             spoil(data)
             try:
-                state_from_json(data)
+                jsonform.state_from_json(data)
             except NotationError as exc:
                 add("state", [exc.rule], state, {"error": exc.rule}, json=data, note=name)
     # Bad action JSON.
@@ -285,7 +263,7 @@ def invalid_cases(pool: list[State], count: int) -> list[Case]:
     ]
     for data in bad_actions:
         try:
-            action_from_json(data)
+            jsonform.action_from_json(data)
         except NotationError as exc:
             add("action", [exc.rule], None, {"error": exc.rule}, json=data)
     # Setups the rules refuse (R15, R14.3, R2.2).
@@ -313,7 +291,7 @@ def invalid_cases(pool: list[State], count: int) -> list[Case]:
     ]
     for rules_json, first in setups:
         try:
-            new_game(rules_from_json(rules_json), first)
+            new_game(jsonform.rules_from_json(rules_json), first)
         except NotationError as exc:
             add("new", [exc.rule], None, {"error": exc.rule}, new=_setup(rules_json, first))
         except RuleError as exc:
@@ -327,7 +305,7 @@ def invalid_cases(pool: list[State], count: int) -> list[Case]:
                 setup_rules(state),
                 state,
                 {"state": format_state(state)},
-                new=_setup(rules_to_json(rules), first),
+                new=_setup(jsonform.rules_to_json(rules), first),
                 note=name,
             )
     return cases

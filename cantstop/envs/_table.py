@@ -1,6 +1,8 @@
-"""One game as the environments run it: dice from a seeded generator, decisions by number."""
+"""One game as the environments run it: seeded dice, decisions by number, its board drawn."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -10,6 +12,8 @@ from cantstop.dice import ORDERED_ROLLS
 from cantstop.envs import NUM_ACTIONS, ROLL, decision, legal_decisions
 from cantstop.game import Phase, State, new_game
 from cantstop.rules import Rules
+from cantstop.svg import state_svg
+from cantstop.text import render_board
 
 _ROLL, _OVER = Phase.ROLL, Phase.OVER
 #: The engine action of each decision number but roll again (which is chance's).
@@ -107,3 +111,32 @@ class _Table:
         for index in self.legal:  # a few: cheaper one by one than as an index array
             mask[index] = 1
         return mask
+
+
+def check_render_mode(render_mode: str | None, modes: Sequence[str]) -> None:
+    """Raise ``ValueError`` unless ``render_mode`` is ``None`` or one of ``modes``."""
+    if render_mode not in (None, *modes):
+        raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'svg', not {render_mode!r}")
+
+
+def dice_for(dice: _Dice | None, rng: np.random.Generator) -> _Dice:
+    """Return ``dice`` if they are ``rng``'s, else new dice that ``rng`` throws.
+
+    An environment keeps its dice from game to game until it is given a new seed.
+    """
+    return dice if dice is not None and dice.rng is rng else _Dice(rng)
+
+
+def render_state(render_mode: str | None, running: Callable[[], State]) -> str | None:
+    """Return the board as text (``"ansi"``) or SVG (``"svg"``); print it (``"human"``).
+
+    The state is asked of ``running`` only when there is a board to draw, so
+    that without a render mode there is nothing to draw, before a reset too.
+    """
+    if render_mode == "ansi":
+        return render_board(running())
+    if render_mode == "svg":
+        return state_svg(running())
+    if render_mode == "human":
+        print(render_board(running()), end="\n\n")
+    return None

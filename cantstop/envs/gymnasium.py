@@ -64,12 +64,10 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
-from cantstop.envs._table import _Dice, _Table
+from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state
 from cantstop.game import State
 from cantstop.notation import format_state
 from cantstop.rules import Rules
-from cantstop.svg import state_svg
-from cantstop.text import render_board
 from dicekit.rewards import (
     Shaping,
     check_max_turns,
@@ -120,10 +118,7 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
                 f"the Gymnasium environment is solitaire; for {rules.players} players "
                 f"use cantstop.envs.pettingzoo"
             )
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(
-                f"render_mode must be None, 'human', 'ansi' or 'svg', not {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.rules = rules
         self.render_mode = render_mode
         self.reward = check_solitaire_reward(reward)
@@ -143,12 +138,6 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
         self._shaping = Shaping(self.shaping, self.gamma, [0.0])
         #: Why the episode ended, once it has: None while it runs.
         self._ended: str | None = None
-
-    def _dice_of(self, rng: np.random.Generator) -> _Dice:
-        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
-        if self._dice is None or self._dice.rng is not rng:
-            self._dice = _Dice(rng)
-        return self._dice
 
     @property
     def engine_state(self) -> State:
@@ -178,7 +167,8 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a new game; ``seed`` seeds the dice."""
         super().reset(seed=seed)
-        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
+        self._dice = dice_for(self._dice, self.np_random)
+        table = self._table = _Table(self.rules, self._dice, self.max_turns)
         self._ended = None
         if self.shaping:
             self._shaping = Shaping(self.shaping, self.gamma, [progress(table.state, 0)])
@@ -216,13 +206,7 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """Return the board as text (``"ansi"``) or SVG (``"svg"``); print it (``"human"``)."""
-        if self.render_mode == "ansi":
-            return render_board(self._running.state)
-        if self.render_mode == "svg":
-            return state_svg(self._running.state)
-        if self.render_mode == "human":
-            print(render_board(self._running.state), end="\n\n")
-        return None
+        return render_state(self.render_mode, lambda: self._running.state)
 
 
 gymnasium.register(id=ENV_ID, entry_point="cantstop.envs.gymnasium:CantStopEnv")

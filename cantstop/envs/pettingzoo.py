@@ -55,11 +55,9 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
-from cantstop.envs._table import _Dice, _Table
+from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state
 from cantstop.game import State
 from cantstop.rules import Rules
-from cantstop.svg import state_svg
-from cantstop.text import render_board
 from dicekit.rewards import Shaping, check_max_turns, check_real, outcome_returns
 
 __all__ = ["CantStopAEC", "env"]
@@ -104,10 +102,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
                 f"the PettingZoo environment has 2 to 4 players, not {rules.players}; "
                 f"for solitaire use cantstop.envs.gymnasium"
             )
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(
-                f"render_mode must be None, 'human', 'ansi' or 'svg', not {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.rules = rules
         self.render_mode = render_mode
         self.shaping = check_real("shaping", shaping)
@@ -139,12 +134,6 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """Return the action space of ``agent``."""
         return self.action_spaces[agent]
-
-    def _dice_of(self, rng: np.random.Generator) -> _Dice:
-        """Return the dice that ``rng`` throws, the same from game to game until a new seed."""
-        if self._dice is None or self._dice.rng is not rng:
-            self._dice = _Dice(rng)
-        return self._dice
 
     @property
     def engine_state(self) -> State:
@@ -185,7 +174,8 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
         """Start a new game; ``seed`` seeds the dice."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
-        table = self._table = _Table(self.rules, self._dice_of(self.np_random), self.max_turns)
+        self._dice = dice_for(self._dice, self.np_random)
+        table = self._table = _Table(self.rules, self._dice, self.max_turns)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -241,13 +231,7 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """Return the board as text (``"ansi"``) or SVG (``"svg"``); print it (``"human"``)."""
-        if self.render_mode == "ansi":
-            return render_board(self._running.state)
-        if self.render_mode == "svg":
-            return state_svg(self._running.state)
-        if self.render_mode == "human":
-            print(render_board(self._running.state), end="\n\n")
-        return None
+        return render_state(self.render_mode, lambda: self._running.state)
 
     def close(self) -> None:
         """Nothing to release."""
