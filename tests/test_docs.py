@@ -385,9 +385,21 @@ def test_the_api_reference_documents_every_public_module_and_name(site: Path) ->
             exported = public in cantstop.__all__ and getattr(cantstop, public) is getattr(
                 module, public
             )
-            assert f"{name}.{public}" in names or (exported and f"cantstop.{public}" in names), (
-                f"{name}.{public} is not in the API reference"
-            )
+            assert (
+                f"{name}.{public}" in names
+                or (exported and f"cantstop.{public}" in names)
+                or _documented_in_the_layer(module, public, names)
+            ), f"{name}.{public} is not in the API reference"
+
+
+def _documented_in_the_layer(module: ModuleType, public: str, names: set[str]) -> bool:
+    """Whether ``module.public`` is the very object a documented ``dicekit`` module exports."""
+    value = getattr(module, public)
+    return any(
+        getattr(sys.modules[layer], public, None) is value and f"{layer}.{public}" in names
+        for layer in list(sys.modules)
+        if layer.startswith("dicekit")
+    )
 
 
 def test_rule_headings_are_anchored_and_rule_ids_link_to_them(site: Path) -> None:
