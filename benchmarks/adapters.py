@@ -112,6 +112,7 @@ def _openspiel(games: int, rounds: int) -> list[dict[str, Any]]:
         from cantstop.dice import ORDERED_ROLLS
         from cantstop.envs import decision
         from cantstop.openspiel import GAME_NAME, roll_action
+        from dicekit.protocol import Chance
     except ImportError:
         return []
     game = pyspiel.load_game(GAME_NAME)
@@ -132,7 +133,7 @@ def _openspiel(games: int, rounds: int) -> list[dict[str, Any]]:
                 legal = state.legal_actions()
                 action = legal[int(rng.random() * len(legal))]
                 chosen = decision(action)
-                if not isinstance(chosen, str):
+                if not isinstance(chosen, Chance):
                     engine.append(chosen)
             state.apply_action(action)
             actions.append(action)

@@ -117,6 +117,7 @@ from cantstop.game import Phase, State, new_game
 from cantstop.notation import format_action, format_state, parse_state
 from cantstop.players import Player
 from cantstop.rules import MAX_PLAYERS, MIN_PLAYERS, STANDARD_HEIGHTS, Rules, Variant
+from dicekit.protocol import CHANCE
 from dicekit.rewards import (
     check_max_turns,
     check_solitaire_reward,
@@ -219,9 +220,10 @@ def rules_of(params: Mapping[str, Any]) -> Rules:
     if unknown:
         raise ValueError(f"{GAME_NAME} has no parameter {unknown[0]!r}; it has {sorted(_DEFAULTS)}")
     values = {**_DEFAULTS, **params}
-    variant = {"none": None, "A": Variant.A, "B": Variant.B}.get(values["variant"], "bad")
-    if variant == "bad":
+    variants = {"none": None, "A": Variant.A, "B": Variant.B}
+    if values["variant"] not in variants:
         raise ValueError(f"variant must be 'none', 'A' or 'B', not {values['variant']!r}")
+    variant = variants[values["variant"]]
     text = values["heights"]
     heights: Mapping[int, int] = STANDARD_HEIGHTS
     if text:
@@ -238,7 +240,7 @@ def rules_of(params: Mapping[str, Any]) -> Rules:
         players=values["players"],
         columns_to_win=values["columns_to_win"],
         heights=heights,
-        variant=variant,  # type: ignore[arg-type]
+        variant=variant,
     )
 
 
@@ -379,7 +381,7 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < NUM_ACTIONS:
                 raise self._refuse(f"decisions are numbered 0 to {NUM_ACTIONS - 1}, not {action}")
             chosen = decision(action)
-            if chosen == "roll":
+            if chosen is CHANCE:
                 if state.phase is not Phase.DECIDE:
                     # The engine refuses the roll and names the rule (R3.3).
                     state.apply(_ROLLS[0])
@@ -394,7 +396,7 @@ class CantStopState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return format_action(_ROLLS[action])
         chosen = decision(action)
-        return chosen if isinstance(chosen, str) else format_action(chosen)
+        return "roll" if chosen is CHANCE else format_action(chosen)
 
     def is_terminal(self) -> bool:
         """Return whether somebody has won or the turn limit has ended the game."""

@@ -66,6 +66,7 @@ from cantstop.envs import (  # noqa: E402
 )
 from cantstop.envs.gymnasium import ENV_ID, CantStopEnv  # noqa: E402
 from cantstop.envs.pettingzoo import CantStopAEC, env  # noqa: E402
+from dicekit.protocol import CHANCE  # noqa: E402
 from tests.games import CONFIGS, random_game  # noqa: E402
 
 TINY = Rules(players=1, columns_to_win=2, heights={5: 2, 6: 1, 7: 3, 8: 2, 9: 1})
@@ -118,7 +119,7 @@ def _engine_turn_ends(seed: int, decisions: list[int]) -> list[int]:
     out = []
     for index in decisions:
         chosen = decision(index)
-        state, event = state.step(throw() if chosen == "roll" else chosen)
+        state, event = state.step(throw() if chosen is CHANCE else chosen)
         state, more = rolls_due(state)
         out.append(int(event in ending) + more)
     return out

@@ -42,7 +42,7 @@ number                decision
 >>> action_index(Move((7, 10))), action_index(Move((5,))), action_index(Stop())
 (61, 5, 0)
 >>> decision(61), decision(ROLL)
-(Move(columns=(7, 10)), 'roll')
+(Move(columns=(7, 10)), <Chance.ACT: 'chance'>)
 
 **The observation** (:func:`observation`) is a flat ``float32`` vector of
 ``50 + 23 * players`` numbers, made of these fields in this order (``n`` is
@@ -78,7 +78,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +85,7 @@ import numpy.typing as npt
 from cantstop.actions import Move, Stop
 from cantstop.game import Phase, State
 from cantstop.rules import COLUMNS, MARKERS, Rules
+from dicekit.protocol import CHANCE, Chance
 
 __all__ = [
     "MAX_TURNS",
@@ -130,8 +130,8 @@ _INDEX: dict[tuple[int, ...], int] = {
 }
 _STOP = Stop()
 
-#: A decision: a move, a stop, or ``'roll'`` for rolling again.
-Decision = Move | Stop | Literal["roll"]
+#: A decision: a move, a stop, or :data:`dicekit.protocol.CHANCE` for rolling again.
+Decision = Move | Stop | Chance
 
 
 def action_index(action: Move | Stop) -> int:
@@ -146,7 +146,7 @@ def action_index(action: Move | Stop) -> int:
 
 
 def decision(index: int) -> Decision:
-    """Return the decision numbered ``index``: a :class:`~cantstop.Move`, a stop or ``'roll'``.
+    """Return the decision numbered ``index``: a :class:`~cantstop.Move`, a stop or ``CHANCE``.
 
     >>> decision(0), decision(12)
     (Stop(), Move(columns=(12,)))
@@ -156,7 +156,7 @@ def decision(index: int) -> Decision:
     if index == STOP:
         return _STOP
     if index == ROLL:
-        return "roll"
+        return CHANCE
     move = _MOVES[index]
     assert move is not None
     return move

@@ -14,11 +14,12 @@ from cantstop.game import Phase, State, new_game
 from cantstop.rules import Rules
 from cantstop.svg import state_svg
 from cantstop.text import render_board
+from dicekit.protocol import Chance
 
 _ROLL, _OVER = Phase.ROLL, Phase.OVER
 #: The engine action of each decision number but roll again (which is chance's).
 _ACTIONS: dict[int, Action] = {
-    i: chosen for i in range(NUM_ACTIONS) if not isinstance(chosen := decision(i), str)
+    i: chosen for i in range(NUM_ACTIONS) if not isinstance(chosen := decision(i), Chance)
 }
 #: The place value of each die in the index of an ordered roll.
 _PLACES = np.array([216, 36, 6, 1])
