@@ -21,7 +21,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-pytest.importorskip("z3", reason="the proofs need the proofs extra (z3-solver)")
+from tests.extras import reason
+
+pytest.importorskip("z3", reason=reason("z3"))
 
 from dicekit.spec import load_game_spec
 from finishline import GAME, Phase, Roll, State, parse_state
