@@ -107,3 +107,15 @@ def test_the_readme_table_names_what_ls_shows() -> None:
                     assert (ROOT / path.replace("conformance/vN/", "")).is_dir(), path
                 else:
                     assert (ROOT / path.replace("vN/", "v1/")).exists(), path
+
+
+@pytest.mark.parametrize("package", ["cantstop", "dicekit", "finishline", "tower"])
+def test_no_exported_name_shadows_a_module_of_its_package(package: str) -> None:
+    """``import PACKAGE.NAME`` always means the module: no name in ``__all__`` is also a module."""
+    import importlib
+    import pkgutil
+
+    module = importlib.import_module(package)
+    submodules = {info.name for info in pkgutil.iter_modules(module.__path__)}
+    assert "explanation" in submodules or package != "cantstop"  # the check sees the modules
+    assert set(module.__all__) & submodules == set()
