@@ -52,24 +52,19 @@ def junit_xml(run: Run) -> str:
     broken = sum(r.status == "failed" and r.protocol for r in run.results)
     counts["failed"] -= broken
     seconds = sum(r.seconds for r in run.results)
-    root = ET.Element(
-        "testsuites",
-        name=suite_name,
-        tests=str(len(run.results)),
-        failures=str(counts["failed"]),
-        errors=str(broken),
-        skipped=str(counts["known"] + counts["skipped"]),
-        time=f"{seconds:.3f}",
-    )
+    totals = {
+        "name": suite_name,
+        "tests": str(len(run.results)),
+        "failures": str(counts["failed"]),
+        "errors": str(broken),
+        "skipped": str(counts["known"] + counts["skipped"]),
+        "time": f"{seconds:.3f}",
+    }
+    root = ET.Element("testsuites", totals)
     suite = ET.SubElement(
         root,
         "testsuite",
-        name=suite_name,
-        tests=str(len(run.results)),
-        failures=str(counts["failed"]),
-        errors=str(broken),
-        skipped=str(counts["known"] + counts["skipped"]),
-        time=f"{seconds:.3f}",
+        totals,
         timestamp=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S"),
         hostname=_text(socket.gethostname()),
     )
