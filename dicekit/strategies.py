@@ -63,10 +63,13 @@ def configs(game: _AnyGame, players: int | Sequence[int] | None = None) -> st.Se
     count from ``game.info.min_players`` to ``max_players``.  Shrinks
     towards the fewest players.
 
-    >>> from hypothesis import find
+    >>> from hypothesis import given, settings
     >>> from cantstop.layer import GAME
-    >>> find(configs(GAME, [2, 3]), lambda config: config.players > 2).players
-    3
+    >>> @settings(max_examples=10)
+    ... @given(configs(GAME, [2, 3]))
+    ... def test_two_or_three_players(config):
+    ...     assert config == GAME.config(config.players) and config.players in (2, 3)
+    >>> test_two_or_three_players()
     """
     info = game.info
     if players is None:
@@ -97,11 +100,18 @@ def reachable_states(
     player can, one of the legal actions; where both may, first whether the
     player lets chance act.  Every action is applied with ``game.apply``.
 
-    >>> from hypothesis import find
+    A property over reached states; whatever Hypothesis draws, each state
+    passes the game's invariants and reads back from its notation:
+
+    >>> from hypothesis import given, settings
     >>> import finishline
-    >>> state = find(reachable_states(finishline.GAME), lambda s: finishline.GAME.is_over(s))
-    >>> finishline.GAME.winner(state) is not None
-    True
+    >>> GAME = finishline.GAME
+    >>> @settings(max_examples=20)
+    ... @given(reachable_states(GAME))
+    ... def test_a_reached_state_is_valid(state):
+    ...     GAME.check(state)
+    ...     assert GAME.parse_state(GAME.format_state(state)) == state
+    >>> test_a_reached_state_is_valid()
     """
     if config is None:
         drawn_config: st.SearchStrategy[Any] = configs(game)
@@ -134,11 +144,14 @@ def legal_actions(game: _AnyGame, state: Any) -> st.SearchStrategy[Any]:
 
     Empty (:func:`hypothesis.strategies.nothing`) for a finished game.
 
-    >>> from hypothesis import find
+    >>> from hypothesis import given, settings
     >>> from cantstop.layer import GAME
     >>> state = GAME.parse_state('-/- - 0c3455')
-    >>> GAME.format_action(find(legal_actions(GAME, state), lambda a: True)) in ('7+10', '8+9')
-    True
+    >>> @settings(max_examples=10)
+    ... @given(legal_actions(GAME, state))
+    ... def test_one_of_the_two_moves(action):
+    ...     assert GAME.format_action(action) in ('7+10', '8+9')
+    >>> test_one_of_the_two_moves()
     """
     choices = [*game.legal_actions(state), *(a for a, _ in game.chance_outcomes(state))]
     return st.sampled_from(choices) if choices else st.nothing()
@@ -181,15 +194,18 @@ def illegal_actions(game: _AnyGame, state: Any) -> st.SearchStrategy[Any]:
     (a property the tests check for every game).  Empty when seeded play
     meets no such action.
 
-    >>> from hypothesis import find
+    >>> import pytest
+    >>> from hypothesis import given, settings
     >>> from cantstop.layer import GAME
     >>> from dicekit.errors import IllegalAction
     >>> state = GAME.parse_state('-/- - 0r')  # about to roll: a move or a stop is refused
-    >>> try:
-    ...     GAME.apply(state, find(illegal_actions(GAME, state), lambda action: True))
-    ... except IllegalAction as error:
-    ...     print(error.rule in ('R3.2', 'R11.1'))
-    True
+    >>> @settings(max_examples=10)
+    ... @given(illegal_actions(GAME, state))
+    ... def test_refused_by_the_roll_rules(action):
+    ...     with pytest.raises(IllegalAction) as refusal:
+    ...         GAME.apply(state, action)
+    ...     assert refusal.value.rule in ('R3.2', 'R11.1')
+    >>> test_refused_by_the_roll_rules()
     """
     offered = [*game.legal_actions(state), *(a for a, _ in game.chance_outcomes(state))]
     found: dict[str, Any] = {}

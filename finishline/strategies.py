@@ -6,10 +6,16 @@ legal actions from a new game, so that they shrink towards short games;
 valid states are drawn directly and satisfy every invariant of R12 without
 necessarily being reachable.
 
->>> from hypothesis import find
->>> state = find(reachable_states(), lambda s: s.phase is Phase.CHOOSE)
->>> state.phase
-<Phase.CHOOSE: 'choose'>
+A property over reached states; whatever Hypothesis draws, the state reads
+back from its notation:
+
+>>> from hypothesis import given, settings
+>>> from finishline.notation import format_state, parse_state
+>>> @settings(max_examples=20)
+... @given(reachable_states())
+... def test_the_notation_round_trips(state):
+...     assert parse_state(format_state(state)) == state
+>>> test_the_notation_round_trips()
 """
 
 from __future__ import annotations
