@@ -17,12 +17,23 @@ and what differs.  The helpers :func:`ok`, :func:`expect_error` and
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from dicekit.conformance.compare import Mismatch, check_same, printable, same_json
 from dicekit.conformance.suite import Case, Check, Message, Requester
 
-__all__ = ["GENERIC_CHECKS", "asked", "expect_error", "moves_difference", "ok", "refused"]
+__all__ = [
+    "GENERIC_CHECKS",
+    "MoreCheck",
+    "MovesCheck",
+    "asked",
+    "example_check",
+    "expect_error",
+    "moves_difference",
+    "ok",
+    "refused",
+]
 
 
 def asked(message: Message) -> str:
@@ -206,53 +217,79 @@ def _run_parse(op: str) -> Check:
     return run
 
 
-def _run_example(port: Requester, case: Case) -> None:
-    expect = case["expect"]
-    if "new" in case:
-        _run_new(port, {"new": case["new"], "expect": expect})
-        return
-    for key, op in (("text", "state"), ("action_text", "action")):
-        if key in case:
-            expect_error(port, {"op": op, "text": case[key]}, expect["error"], expect.get("at"))
+#: How an example's expected moves are checked: ``(port, state, moves)``.
+MovesCheck = Callable[[Requester, str, list[str]], None]
+#: A game's own expectations of an example: ``(port, state, expect)``.
+MoreCheck = Callable[[Requester, str, Mapping[str, Any]], None]
+
+
+def _moves_in_any_order(port: Requester, state: str, want: list[str]) -> None:
+    """Check an example's moves in any order, as the spec lists them (``moves`` cases check it)."""
+    got = ok(port, {"op": "moves", "state": state}).get("moves")
+    mine = sorted(map(str, got)) if isinstance(got, list) else got
+    if not same_json(mine, sorted(want)):
+        raise Mismatch(f"legal moves of {state}: {moves_difference(got, want)}")
+
+
+def example_check(moves: MovesCheck = _moves_in_any_order, more: MoreCheck | None = None) -> Check:
+    """Return the check of spec examples (``example`` cases).
+
+    An example opens a game (``new``), or reads a text that must be refused
+    (``text``, ``action_text``), or plays ``actions`` from ``state``; then it
+    compares what it expects: the events, the resulting state, the legal
+    ``moves`` (with ``moves``, by default in any order), the game's own
+    expectations (``more``, given the state reached and ``expect``), and the
+    JSON forms of the state and of the first action.
+    """
+
+    def run(port: Requester, case: Case) -> None:
+        expect = case["expect"]
+        if "new" in case:
+            _run_new(port, {"new": case["new"], "expect": expect})
             return
-    state = case["state"]
-    check_same("canonical state", ok(port, {"op": "state", "text": state}).get("state"), state)
-    actions = case.get("actions", [])
-    events = []
-    for index, action in enumerate(actions):
-        message = {"op": "apply", "state": state, "action": action}
-        if index == len(actions) - 1 and "error" in expect:
-            expect_error(port, message, expect["error"])
-            return
-        answer = ok(port, message)
-        state = answer.get("state")
-        events.append(answer.get("event"))
-    if "events" in expect:
-        check_same("events", events, expect["events"])
-    if "event" in expect:
-        check_same("event", events[-1:], [expect["event"]])
-    if "state" in expect:
-        check_same("resulting state", state, expect["state"])
-    if "moves" in expect:  # the spec lists them in any order; ``moves`` cases check the order
-        got = ok(port, {"op": "moves", "state": state}).get("moves")
-        mine = sorted(map(str, got)) if isinstance(got, list) else got
-        if not same_json(mine, sorted(expect["moves"])):
-            raise Mismatch(f"legal moves of {state}: {moves_difference(got, expect['moves'])}")
-    if "json" in expect:
-        answer = ok(port, {"op": "state", "text": state})
-        check_same(f"JSON form of {state}", answer.get("json"), expect["json"])
-        answer = ok(port, {"op": "state", "json": expect["json"]})
-        check_same("state read from the JSON form", answer.get("state"), state)
-    if "action_json" in expect:
-        answer = ok(port, {"op": "action", "text": actions[0]})
-        check_same(f"JSON form of {actions[0]}", answer.get("json"), expect["action_json"])
-        answer = ok(port, {"op": "action", "json": expect["action_json"]})
-        check_same("action read from the JSON form", answer.get("action"), actions[0])
+        for key, op in (("text", "state"), ("action_text", "action")):
+            if key in case:
+                expect_error(port, {"op": op, "text": case[key]}, expect["error"], expect.get("at"))
+                return
+        state = case["state"]
+        check_same("canonical state", ok(port, {"op": "state", "text": state}).get("state"), state)
+        actions = case.get("actions", [])
+        events = []
+        for index, action in enumerate(actions):
+            message = {"op": "apply", "state": state, "action": action}
+            if index == len(actions) - 1 and "error" in expect:
+                expect_error(port, message, expect["error"])
+                return
+            answer = ok(port, message)
+            state = answer.get("state")
+            events.append(answer.get("event"))
+        if "events" in expect:
+            check_same("events", events, expect["events"])
+        if "event" in expect:
+            check_same("event", events[-1:], [expect["event"]])
+        if "state" in expect:
+            check_same("resulting state", state, expect["state"])
+        if "moves" in expect:
+            moves(port, state, expect["moves"])
+        if more is not None:
+            more(port, state, expect)
+        if "json" in expect:
+            answer = ok(port, {"op": "state", "text": state})
+            check_same(f"JSON form of {state}", answer.get("json"), expect["json"])
+            answer = ok(port, {"op": "state", "json": expect["json"]})
+            check_same("state read from the JSON form", answer.get("state"), state)
+        if "action_json" in expect:
+            answer = ok(port, {"op": "action", "text": actions[0]})
+            check_same(f"JSON form of {actions[0]}", answer.get("json"), expect["action_json"])
+            answer = ok(port, {"op": "action", "json": expect["action_json"]})
+            check_same("action read from the JSON form", answer.get("action"), actions[0])
+
+    return run
 
 
 #: The check of each generic kind of case.
 GENERIC_CHECKS: dict[str, Callable[[Requester, Case], None]] = {
-    "example": _run_example,
+    "example": example_check(),
     "moves": _run_moves,
     "apply": _run_apply,
     "chance": _run_chance,
