@@ -113,6 +113,19 @@ def _open_in_games_folder() -> tuple[Path, TextIO]:
         raise UsageError(f"cannot find a free file name in {folder}") from None
 
 
+def _seed(args: argparse.Namespace) -> int:
+    """Return the seed the options give, or a fresh one from the system."""
+    return args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+
+
+def _open_record(args: argparse.Namespace) -> tuple[Path, TextIO]:
+    """Open the new game's record: ``--record FILE``, or a new file in the games folder."""
+    if args.record is not None:
+        _file_argument(args.record, "--record")
+        return args.record, _open_new(args.record, args.force)
+    return _open_in_games_folder()
+
+
 def _new_game(args: argparse.Namespace) -> _Game:
     seats = _seat_names(args.players if args.players is not None else f"{HUMAN},rule28")
     try:
@@ -125,12 +138,8 @@ def _new_game(args: argparse.Namespace) -> _Game:
         state = new_game(rules, first)
     except CantStopError as exc:
         raise UsageError(f"these options do not make a game: {exc}") from None
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    if args.record is not None:
-        _file_argument(args.record, "--record")
-        path, file = args.record, _open_new(args.record, args.force)
-    else:
-        path, file = _open_in_games_folder()
+    seed = _seed(args)
+    path, file = _open_record(args)
     setup = PlaySetup(seats, seed)
     writer = RecordWriter(file, rules, first_player=first, play=setup)
     return _Game(state, seats, seed, path, file, writer, 0)
@@ -250,7 +259,7 @@ def _setup(
     else:
         n = header.rules.players
         seats = _seat_names(args.players) if args.players is not None else (HUMAN,) * n
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        seed = _seed(args)
         if args.players is None:
             console.say(f"the record does not say who plays: {n} human seats (see --players)")
     unknown = [s for s in seats if s != HUMAN and s not in PLAYERS]
@@ -304,12 +313,8 @@ def _play_game(args: argparse.Namespace) -> int:
         state = game.new_game(config, first)
     except GameError as exc:
         raise UsageError(f"these options do not make a game: {exc}") from None
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    if args.record is not None:
-        _file_argument(args.record, "--record")
-        path, file = args.record, _open_new(args.record, args.force)
-    else:
-        path, file = _open_in_games_folder()
+    seed = _seed(args)
+    path, file = _open_record(args)
     makers = game.bots()
     bots = [None if name == HUMAN else makers[name]() for name in seats]
     console = layer.Console(sys.stdin, sys.stdout)
