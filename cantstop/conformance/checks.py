@@ -19,7 +19,7 @@ from typing import Any
 from cantstop.conformance.blame import divide_lines, reference_table
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_state
-from dicekit.conformance.checks import GENERIC_CHECKS, example_check, moves_difference
+from dicekit.conformance.checks import GENERIC_CHECKS, example_check, moves_check
 from dicekit.conformance.checks import asked as _asked
 from dicekit.conformance.checks import expect_error as _expect_error
 from dicekit.conformance.checks import ok as _ok
@@ -29,15 +29,8 @@ from dicekit.conformance.suite import Case, Check, Message, Requester
 __all__ = ["CHECKS", "explanation_difference"]
 
 
-def _moves_diff(got: object, want: list[str]) -> str:
-    return moves_difference(got, want, "the order of R6.6")
-
-
-def _run_moves(port: Requester, case: Case) -> None:
-    got = _ok(port, {"op": "moves", "state": case["state"]}).get("moves")
-    want = case["expect"]["moves"]
-    if not same_json(got, want):
-        raise Mismatch(f"legal moves of {case['state']}: {_moves_diff(got, want)}")
+#: Moves are listed in the order of R6.6.
+_run_moves = moves_check("the order of R6.6")
 
 
 def _run_perft(port: Requester, case: Case) -> None:

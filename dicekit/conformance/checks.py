@@ -30,6 +30,7 @@ __all__ = [
     "asked",
     "example_check",
     "expect_error",
+    "moves_check",
     "moves_difference",
     "ok",
     "refused",
@@ -127,11 +128,16 @@ def moves_difference(got: object, want: list[str], order: str = "the game's orde
     return ", ".join(parts)
 
 
-def _run_moves(port: Requester, case: Case) -> None:
-    got = ok(port, {"op": "moves", "state": case["state"]}).get("moves")
-    want = case["expect"]["moves"]
-    if not same_json(got, want):
-        raise Mismatch(f"legal moves of {case['state']}: {moves_difference(got, want)}")
+def moves_check(order: str = "the game's order") -> Check:
+    """Return the check of ``moves`` cases: the legal actions, listed in ``order`` (its name)."""
+
+    def run(port: Requester, case: Case) -> None:
+        got = ok(port, {"op": "moves", "state": case["state"]}).get("moves")
+        want = case["expect"]["moves"]
+        if not same_json(got, want):
+            raise Mismatch(f"legal moves of {case['state']}: {moves_difference(got, want, order)}")
+
+    return run
 
 
 def _run_apply(port: Requester, case: Case) -> None:
@@ -290,7 +296,7 @@ def example_check(moves: MovesCheck = _moves_in_any_order, more: MoreCheck | Non
 #: The check of each generic kind of case.
 GENERIC_CHECKS: dict[str, Callable[[Requester, Case], None]] = {
     "example": example_check(),
-    "moves": _run_moves,
+    "moves": moves_check(),
     "apply": _run_apply,
     "chance": _run_chance,
     "game": _run_game,
