@@ -11,7 +11,9 @@ State('7:1,10:1/- - 1r')
 """
 
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
+from cantstop.board import COLUMNS, MARKERS, STANDARD_HEIGHTS
 from cantstop.columnmap import ColumnMap
+from cantstop.config import Rules, Variant
 from cantstop.dice import ORDERED_ROLLS, pairings, roll_outcomes
 from cantstop.errors import (
     CantStopError,
@@ -22,7 +24,6 @@ from cantstop.errors import (
     RuleError,
 )
 from cantstop.explanation import Explanation, Statement, explain
-from cantstop.game import Decisions, Event, Perft, Phase, Play, State, Step, new_game, perft
 from cantstop.jsonform import (
     action_from_json,
     action_to_json,
@@ -32,7 +33,7 @@ from cantstop.jsonform import (
     state_to_json,
 )
 from cantstop.notation import format_action, format_state, parse_action, parse_state
-from cantstop.rules import COLUMNS, MARKERS, STANDARD_HEIGHTS, Rules, Variant
+from cantstop.state import Decisions, Event, Perft, Phase, Play, State, Step, new_game, perft
 
 __version__ = "0.1.0"
 

@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING
 
 from cantstop.actions import Move
 from cantstop.analysis import decide_offer, landing
+from cantstop.board import COLUMNS, MARKERS
 from cantstop.columnmap import ColumnMap
-from cantstop.rules import COLUMNS, MARKERS, Rules, Variant
+from cantstop.config import Rules, Variant
 
 if TYPE_CHECKING:
-    from cantstop.game import State
+    from cantstop.state import State
 
 #: The one- and two-step sets of a situation, without its markers.
 UNMARKED = (1 << 26) - 1

@@ -33,13 +33,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cantstop.actions import Move, Roll
+from cantstop.board import MARKERS
+from cantstop.config import Rules, Variant
 from cantstop.dice import pairings
 from cantstop.errors import IllegalAction, InvalidState
 from cantstop.phase import Phase
-from cantstop.rules import MARKERS, Rules, Variant
 
 if TYPE_CHECKING:
-    from cantstop.game import State
+    from cantstop.state import State
 
 __all__ = [
     "DROP_RULES",
@@ -434,7 +435,7 @@ def analyse_roll(state: State, dice: tuple[int, int, int, int] | Roll) -> RollAn
     >>> found.busts, [p.offer.value for p in found.pairings]
     (True, ['none', 'none', 'no-step'])
     """
-    from cantstop.game import State
+    from cantstop.state import State
 
     if not isinstance(state, State):
         raise InvalidState(f"analyse_roll needs a State, not {type(state).__name__!r}", "R16.5")

@@ -14,10 +14,10 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 
 from cantstop.actions import Roll, Stop
-from cantstop.game import Event, Phase, new_game
+from cantstop.config import Rules
 from cantstop.notation import format_action
 from cantstop.players import BoldPlayer, CautiousPlayer, Decision, Player, QuotaPlayer, decide
-from cantstop.rules import Rules
+from cantstop.state import Event, Phase, new_game
 from cantstop.text import render_board
 
 __all__ = ["PLAYERS", "play_demo"]

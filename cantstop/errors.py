@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from dicekit import errors as layer
 
 if TYPE_CHECKING:
-    from cantstop.game import State
+    from cantstop.state import State
 
 __all__ = [
     "CantStopError",

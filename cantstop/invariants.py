@@ -16,13 +16,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from cantstop import _tables
+from cantstop.board import MARKERS
 from cantstop.columnmap import ColumnMap
+from cantstop.config import Rules, Variant
 from cantstop.errors import InvalidState
 from cantstop.phase import Phase
-from cantstop.rules import MARKERS, Rules, Variant
 
 if TYPE_CHECKING:
-    from cantstop.game import State
+    from cantstop.state import State
 
 __all__ = ["validate"]
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
+from cantstop.config import Rules, Variant
 from cantstop.errors import (
     InvalidRules,
     InvalidState,
@@ -28,8 +29,7 @@ from cantstop.errors import (
     _brief_json,
     _names,
 )
-from cantstop.game import Phase, State
-from cantstop.rules import Rules, Variant
+from cantstop.state import Phase, State
 
 __all__ = [
     "action_from_json",

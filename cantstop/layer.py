@@ -32,11 +32,11 @@ from fractions import Fraction
 
 from cantstop import jsonform, notation
 from cantstop.actions import Action, Move, Stop
+from cantstop.config import MAX_PLAYERS, MIN_PLAYERS, Rules
 from cantstop.dice import roll_outcomes
-from cantstop.game import Event, Phase, State, new_game
 from cantstop.players import PLAYERS, Player
-from cantstop.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from cantstop.spec import PERFT, spec_dir
+from cantstop.state import Event, Phase, State, new_game
 from dicekit.protocol import CHANCE, JSON, Bot, Chance, GameInfo, Step
 from dicekit.spec import ExampleKey
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
+from cantstop.board import MAX_HEIGHT, STANDARD_HEIGHTS
+from cantstop.config import Rules, Variant
 from cantstop.errors import InvalidRules, InvalidState, NotationError, _brief, _brief_digits
-from cantstop.game import Phase, State
-from cantstop.rules import MAX_HEIGHT, STANDARD_HEIGHTS, Rules, Variant
+from cantstop.state import Phase, State
 
 __all__ = ["format_action", "format_state", "parse_action", "parse_state"]
 

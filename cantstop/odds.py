@@ -30,10 +30,11 @@ from fractions import Fraction
 
 from cantstop import _tables
 from cantstop.actions import Move
+from cantstop.board import COLUMNS, STANDARD_HEIGHTS
+from cantstop.config import Variant
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
-from cantstop.game import Phase, State
-from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Variant
+from cantstop.state import Phase, State
 
 __all__ = [
     "bust_probability",

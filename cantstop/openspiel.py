@@ -99,6 +99,8 @@ import numpy as np
 import pyspiel
 
 from cantstop.actions import Roll, Stop
+from cantstop.board import STANDARD_HEIGHTS
+from cantstop.config import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant
 from cantstop.dice import roll_outcomes, sorted_dice
 from cantstop.envs import (
     MAX_TURNS,
@@ -113,10 +115,9 @@ from cantstop.envs import (
     observation_size,
     stop_allowed,
 )
-from cantstop.game import Phase, State, new_game
 from cantstop.notation import format_action, format_state, parse_state
 from cantstop.players import Player
-from cantstop.rules import MAX_PLAYERS, MIN_PLAYERS, STANDARD_HEIGHTS, Rules, Variant
+from cantstop.state import Phase, State, new_game
 from dicekit.protocol import CHANCE
 from dicekit.rewards import (
     check_max_turns,

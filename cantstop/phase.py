@@ -1,8 +1,8 @@
 """The phases of a turn (R3): where the active player is, which every part of the engine reads.
 
-:class:`Phase` lives apart from the states (:mod:`cantstop.game`) so that the
+:class:`Phase` lives apart from the states (:mod:`cantstop.state`) so that the
 modules the states rely on (the invariants, the refusals) can read it too;
-``cantstop.Phase`` and ``cantstop.game.Phase`` are this class.
+``cantstop.Phase`` and ``cantstop.state.Phase`` are this class.
 """
 
 from __future__ import annotations

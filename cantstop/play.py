@@ -49,16 +49,16 @@ from typing import TextIO
 from cantstop import explain
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import Play
+from cantstop.board import COLUMNS
 from cantstop.errors import _brief
-from cantstop.game import Event, Phase, State
 from cantstop.notation import format_action, format_state
 from cantstop.odds import bust_probability, format_percent
 from cantstop.players import Decision, Player, decide, may_stop
 from cantstop.record import RecordWriter
 from cantstop.refusals import REASONS, REFUSAL_TEMPLATES
-from cantstop.rules import COLUMNS
 from cantstop.savedgames import games_folder
 from cantstop.simulate import roll_dice
+from cantstop.state import Event, Phase, State
 from cantstop.text import MARKER, board_lines, legend
 from dicekit import play as layer
 from dicekit.play import Quit, read_answer

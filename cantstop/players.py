@@ -25,10 +25,10 @@ from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
 from cantstop.actions import Move
+from cantstop.board import MARKERS
 from cantstop.errors import CantStopError
-from cantstop.game import State
 from cantstop.odds import bust_probability, expected_gain, single_column_chances
-from cantstop.rules import MARKERS
+from cantstop.state import State
 
 __all__ = [
     "MARKER_COST",

@@ -33,11 +33,11 @@ from cantstop import _tables
 from cantstop.actions import Action, Stop
 from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
+from cantstop.config import Variant
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
-from cantstop.game import Phase, State
 from cantstop.refusals import stop_blockers
-from cantstop.rules import Variant
+from cantstop.state import Phase, State
 from cantstop.transitions import successor
 
 __all__ = ["ROLL_AGAIN", "playout", "random_action"]

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
 from cantstop.actions import Action, Roll
+from cantstop.config import Rules
 from cantstop.errors import CantStopError, IllegalAction, NotationError, _brief, _brief_json, _names
-from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
 from cantstop.notation import format_action, format_state, parse_action, parse_state
-from cantstop.rules import Rules
+from cantstop.state import Event, Phase, State, new_game
 from dicekit import record as layer
 from dicekit.errors import GameError
 

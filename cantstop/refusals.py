@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import PairingAnalysis, Play, SumPlay, analyse_roll
+from cantstop.config import Rules, Variant
 from cantstop.errors import IllegalAction, InvalidState
 from cantstop.phase import Phase
-from cantstop.rules import Rules, Variant
 
 if TYPE_CHECKING:
-    from cantstop.game import State
+    from cantstop.state import State
 
 __all__ = [
     "REASONS",
@@ -320,7 +320,7 @@ def refusal(state: State, action: Action) -> Refusal | None:
     >>> refusal(parse_state('-/- - 0r'), Roll((1, 2, 3, 4))) is None
     True
     """
-    from cantstop.game import State
+    from cantstop.state import State
 
     if not isinstance(state, State):
         raise InvalidState(f"refusal needs a State, not {type(state).__name__!r}", "R16.5")

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO, cast
 
-from cantstop.game import State, new_game
 from cantstop.record import MAX_LINE_BYTES, PlaySetup, RecordWriter, check_line, read_header
+from cantstop.state import State, new_game
 
 __all__ = [
     "Replay",

@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from cantstop.actions import Action, Roll, Stop
+from cantstop.config import Rules
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import InvalidRules
-from cantstop.game import Event, Phase, State, new_game
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.players import PLAYERS, Decision, Player, decide
-from cantstop.rules import Rules
+from cantstop.state import Event, Phase, State, new_game
 from dicekit.simulate import (
     MAX_GAMES,
     MAX_PROCESSES,

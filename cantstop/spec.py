@@ -40,7 +40,7 @@ __all__ = [
 
 
 def _check_perft(played: Played, expected: str) -> None:
-    from cantstop.game import perft
+    from cantstop.state import perft
 
     counts = perft(played.state)
     got = f"choices={counts.choices} busts={counts.busts}"

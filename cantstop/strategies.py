@@ -57,9 +57,10 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
     ) from exc
 
 from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.board import COLUMNS, MARKERS, STANDARD_HEIGHTS
+from cantstop.config import Rules, Variant
 from cantstop.dice import pairings, roll_outcomes
-from cantstop.game import Event, Phase, State, new_game
-from cantstop.rules import COLUMNS, MARKERS, STANDARD_HEIGHTS, Rules, Variant
+from cantstop.state import Event, Phase, State, new_game
 
 __all__ = [
     "actions",

@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from cantstop.actions import InvalidActionValue
-from cantstop.game import Phase, State
 from cantstop.notation import format_state
+from cantstop.state import Phase, State
 
 __all__ = ["PLAYER_COLOURS", "PLAYER_NAMES", "dice_svg", "state_svg"]
 

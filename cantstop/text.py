@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cantstop.game import Phase, State
 from cantstop.notation import format_state
+from cantstop.state import Phase, State
 
 __all__ = ["MARKER", "Paint", "board_lines", "caption", "legend", "render_board"]
 

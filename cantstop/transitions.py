@@ -25,11 +25,11 @@ from cantstop._tables import UNMARKED, compute_starts, starts_after_stop, with_c
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
+from cantstop.config import Rules, Variant
 from cantstop.errors import IllegalAction
-from cantstop.game import State
 from cantstop.phase import Phase
 from cantstop.refusals import refusal, stop_blockers
-from cantstop.rules import Rules, Variant
+from cantstop.state import State
 
 __all__ = ["apply_move", "apply_roll", "apply_stop", "successor", "turn_starts"]
 

@@ -27,7 +27,6 @@ from finishline.errors import (
     NotationError,
     RuleError,
 )
-from finishline.game import GAME, ROLL_OUTCOMES, FinishLine
 from finishline.jsonform import (
     action_from_json,
     action_to_json,
@@ -36,6 +35,7 @@ from finishline.jsonform import (
     state_from_json,
     state_to_json,
 )
+from finishline.layer import GAME, ROLL_OUTCOMES, FinishLine
 from finishline.notation import format_action, format_state, parse_action, parse_state
 from finishline.state import Event, Perft, Phase, State, Step, new_game, perft
 

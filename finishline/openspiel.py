@@ -15,7 +15,7 @@ chance act, is never legal in this game.
 from __future__ import annotations
 
 from dicekit.openspiel import register
-from finishline.game import GAME
+from finishline.layer import GAME
 
 __all__ = ["GAME_NAME"]
 

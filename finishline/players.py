@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 
 from dicekit.protocol import Bot
 from finishline.actions import Action
-from finishline.rules import Board
+from finishline.decide import Board
 from finishline.state import State
 
 __all__ = ["HAND_COST", "PLAYERS", "RacerPlayer", "RandomPlayer", "distance", "score"]

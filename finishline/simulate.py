@@ -5,7 +5,7 @@ draws its dice and its players' choices from ``random.Random(f"{s}:{i}")``,
 and the seats take turns to start (game ``i`` starts with seat ``i mod n``).
 :func:`play_game` uses nothing but the layer's game protocol.
 
->>> from finishline.game import GAME
+>>> from finishline.layer import GAME
 >>> result = simulate(GAME, ["racer", "random"], games=20, seed=1)
 >>> result.games, sum(result.wins)
 (20, 20)
@@ -101,7 +101,7 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status (0, or 2 for a usage error)."""
-    from finishline.game import GAME
+    from finishline.layer import GAME
 
     parser = _Parser(
         prog="python -m finishline.simulate",

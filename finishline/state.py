@@ -2,7 +2,7 @@
 
 This module reads top to bottom: the phases and events, the :class:`State`
 value with its invariants (R12), and the transitions (:meth:`State.step`).
-What a roll allows is decided in :mod:`finishline.rules`; a state asks it once
+What a roll allows is decided in :mod:`finishline.decide`; a state asks it once
 for its dice and keeps the answer.  Rule ids refer to ``finishline/spec/``.
 
 >>> from finishline.actions import Roll
@@ -16,15 +16,15 @@ State('..../..../..../..../..../.... 0/0 0c25')
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from finishline import rules
+from finishline import decide
 from finishline.actions import Action, Double, Play, Roll, Sideways
 from finishline.board import Cell
 from finishline.config import Config
-from finishline.errors import IllegalAction, InvalidConfig, InvalidState, brief
+from finishline.errors import IllegalAction, InvalidConfig, brief
+from finishline.invariants import validate
 
 __all__ = ["Event", "Perft", "Phase", "State", "Step", "new_game", "perft"]
 
@@ -75,7 +75,7 @@ class Perft(NamedTuple):
     forfeits: int
 
 
-_EMPTY_BOARD: rules.Board = (None,) * 24
+_EMPTY_BOARD: decide.Board = (None,) * 24
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -105,15 +105,15 @@ class State:
     #: In :attr:`Phase.CHOOSE`, the dice on the table, sorted; otherwise ``None``.
     dice: tuple[int, int] | None = None
     #: For each cell, in the order of :class:`~finishline.board.Cell`, its counter's player or None.
-    board: rules.Board = _EMPTY_BOARD
+    board: decide.Board = _EMPTY_BOARD
     #: For each player, the counters across the finish line.
     across: tuple[int, ...] = ()
     #: For each player, the counters in hand (R12.3): derived.
     hand: tuple[int, ...] = field(init=False, compare=False)
-    _legal: dict[Action, rules.Outcome] | None = field(init=False, compare=False, default=None)
+    _legal: dict[Action, decide.Outcome] | None = field(init=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
-        _validate(self)
+        validate(self)
 
     def __copy__(self) -> State:
         return self  # a value: a copy is the same state
@@ -160,14 +160,14 @@ class State:
         """
         return tuple(self._outcomes())
 
-    def _outcomes(self) -> dict[Action, rules.Outcome]:
+    def _outcomes(self) -> dict[Action, decide.Outcome]:
         legal = self._legal
         if legal is None:
             if self.dice is None:
                 legal = {}
             else:
                 me = self.player
-                legal = rules.legal_actions(
+                legal = decide.legal_actions(
                     self.board, me, self.hand[me], self.across[me], self.dice
                 )
             object.__setattr__(self, "_legal", legal)
@@ -194,47 +194,33 @@ class State:
         return self._decide(action, None)
 
     def action_rules(self, action: Action) -> tuple[str, ...]:
-        """Return the ids of the rules that decide what ``action`` does, in the spec's order.
-
-        They are the rules the engine applies when it decides the action:
-        for an illegal action, the rule that refuses it comes first, the one
-        :class:`IllegalAction` names.
+        """Return the ids of the rules that decide what ``action`` does: see :mod:`finishline.tags`.
 
         >>> from finishline.notation import parse_action, parse_state
         >>> state = parse_state('..../..../..../..../0.../0... 0/0 0c56')
         >>> state.action_rules(parse_action('A5^,A6^'))  # only the 5 first frees A5
         ('R3.4', 'R4.4', 'R6.1')
-        >>> state.action_rules(parse_action('+A4'))
-        ('R4.2',)
         """
-        why: set[str] = set()
-        try:
-            self._decide(action, why)
-        except IllegalAction as refusal:
-            return (refusal.rule, *_in_spec_order(why - {refusal.rule}))
-        return _in_spec_order(why)
+        from finishline.tags import action_rules
+
+        return action_rules(self, action)
 
     def choice_rules(self) -> tuple[str, ...]:
-        """Return the ids of the rules that decide which actions are legal, in the spec's order.
+        """Return the ids of the rules that decide the legal actions: see :mod:`finishline.tags`.
 
-        >>> from finishline.notation import parse_state
-        >>> parse_state('..../..../..../0.../0.../.... 4/0 0c25').choice_rules()
-        ('R4.2', 'R5.1', 'R6.4', 'R7.1', 'R7.4', 'R8.3', 'N2.6')
         >>> new_game().choice_rules()
         ('R3.2',)
         """
-        if self.phase is Phase.OVER:
-            return ("R10.2",)
-        if self.phase is Phase.ROLL:
-            return ("R3.2",)
-        return _in_spec_order(self._trace().choice)
+        from finishline.tags import choice_rules
 
-    def _trace(self) -> rules.Trace:
+        return choice_rules(self)
+
+    def _trace(self) -> decide.Trace:
         """Return the record of the rules that decide this choosing state's legal actions."""
         assert self.dice is not None
-        trace = rules.Trace()
+        trace = decide.Trace()
         me = self.player
-        rules.legal_actions(self.board, me, self.hand[me], self.across[me], self.dice, trace)
+        decide.legal_actions(self.board, me, self.hand[me], self.across[me], self.dice, trace)
         return trace
 
     def _decide(self, action: Action, why: set[str] | None) -> Step:
@@ -269,7 +255,7 @@ class State:
         outcome = legal.get(action)
         me = self.player
         if outcome is None:
-            rule, reason = rules.diagnose(
+            rule, reason = decide.diagnose(
                 self.board, me, self.hand[me], self.dice, action, legal, why
             )
             if why is not None and rule == "R4.5":  # what makes a play of both dice legal
@@ -290,7 +276,7 @@ class State:
         return Step(self._next_turn(board, across, why), Event.PLAYED)
 
     def _next_turn(
-        self, board: rules.Board, across: tuple[int, ...], why: set[str] | None = None
+        self, board: decide.Board, across: tuple[int, ...], why: set[str] | None = None
     ) -> State:
         """Return the next player's turn (R2.5, R3.4) on ``board``."""
         player = (self.player + 1) % self.config.players
@@ -302,15 +288,6 @@ class State:
         from finishline.notation import format_state
 
         return IllegalAction(reason, rule, format_state(self), action)
-
-
-def _in_spec_order(ids: set[str]) -> tuple[str, ...]:
-    """Return rule ids in the order of the spec: chapters R before N, then by number."""
-
-    def key(rule: str) -> tuple[bool, tuple[int, ...]]:
-        return rule[0] != "R", tuple(int(part) for part in rule[1:].split("."))
-
-    return tuple(sorted(ids, key=key))
 
 
 def new_game(config: Config | None = None, first_player: int = 0) -> State:
@@ -363,7 +340,7 @@ def _successor(
     player: int,
     phase: Phase,
     dice: tuple[int, int] | None,
-    board: rules.Board,
+    board: decide.Board,
     across: tuple[int, ...],
 ) -> State:
     """Build a state that the rules produced, without checking R12 again."""
@@ -383,103 +360,3 @@ def _successor(
     )
     set_(new, "_legal", None)
     return new
-
-
-# -- invariants (R12) --------------------------------------------------------------
-
-
-def _validate(state: State) -> None:
-    """Normalise the fields of a new state and check the invariants of R12."""
-    set_ = object.__setattr__
-    config = state.config
-    if not isinstance(config, Config):
-        raise InvalidState(f"config must be a Config value, not {brief(config)}", "R11.1")
-    n = config.players
-    board = _read_board(state.board, n)
-    set_(state, "board", board)
-    across = state.across if state.across != () else (0,) * n
-    if not isinstance(across, tuple | list) or len(across) != n:
-        raise InvalidState(f"across must hold one count for each of {n} players", "R12.3")
-    for p, count in enumerate(across):
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise InvalidState(
-                f"player {p}'s counters across must be a number from 0, not {brief(count)}",
-                "R12.3",
-            )
-    across = tuple(across)
-    set_(state, "across", across)
-    hand = []
-    for p in range(n):
-        on_board = board.count(p)
-        if on_board + across[p] > config.counters:
-            raise InvalidState(
-                f"player {p} has {on_board} counters on the board and {across[p]} across, "
-                f"more than {config.counters}",
-                "R12.3",
-            )
-        hand.append(config.counters - on_board - across[p])
-    set_(state, "hand", tuple(hand))
-    player = state.player
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
-        raise InvalidState(f"player must be from 0 to {n - 1}, not {brief(player)}", "R12.4")
-    phase = state.phase
-    if not isinstance(phase, Phase):
-        raise InvalidState(f"phase must be a Phase, not {brief(phase)}", "R12.4")
-    finished = [p for p in range(n) if across[p] == config.counters]
-    if len(finished) > 1:
-        raise InvalidState(
-            f"players {finished[0]} and {finished[1]} both have every counter across; "
-            "the game ends with the first",
-            "R10.1",
-        )
-    if phase is Phase.OVER:
-        if not finished:
-            raise InvalidState(
-                "the game is over only when a player has all counters across", "R10.1"
-            )
-        if finished[0] != player:
-            raise InvalidState(
-                f"a finished game's player is its winner, {finished[0]}, not {player}", "R10.1"
-            )
-    elif finished:
-        raise InvalidState(
-            f"player {finished[0]} has every counter across, so the game is over", "R10.1"
-        )
-    dice = state.dice
-    if phase is Phase.CHOOSE:
-        if (
-            not isinstance(dice, tuple | list)
-            or len(dice) != 2
-            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
-        ):
-            raise InvalidState(f"a state choosing needs two dice 1 to 6, not {brief(dice)}", "R4.1")
-        a, b = dice
-        set_(state, "dice", (a, b) if a <= b else (b, a))
-        set_(state, "_legal", None)
-        if not state._outcomes():
-            raise InvalidState(
-                "these dice offer no legal action: the roll forfeits the turn", "R9.1"
-            )
-    elif dice is not None:
-        raise InvalidState(
-            f"only a state choosing has dice, not one in phase {phase.name}", "R12.4"
-        )
-    else:
-        set_(state, "_legal", None)
-
-
-def _read_board(board: object, players: int) -> rules.Board:
-    """Return a board from a sequence of 24 owners, checking each (R12.1)."""
-    if isinstance(board, Sequence) and not isinstance(board, str) and len(board) == 24:
-        cells: list[object] = list(board)
-    else:
-        raise InvalidState(f"a board has 24 cells, not {brief(board)}", "R12.1")
-    for c, owner in enumerate(cells):
-        if owner is not None and (
-            not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < players
-        ):
-            raise InvalidState(
-                f"{Cell(c)} names player {brief(owner)}; the players are 0 to {players - 1}",
-                "R12.1",
-            )
-    return tuple(cells)  # type: ignore[arg-type]  # each entry was checked above

@@ -32,7 +32,7 @@ from dicekit.conformance.gamesuite import GameVectorsSuite
 from dicekit.conformance.study import Bug, PortStudy
 from dicekit.conformance.study import load_bugs as _load_bugs
 from dicekit.conformance.suite import Case
-from finishline.game import GAME
+from finishline.layer import GAME
 
 __all__ = [
     "BUGS",

@@ -22,7 +22,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from cantstop.rules import MARKERS
+from cantstop.board import MARKERS
 from proofs.kit.solver import Ops, Term, int_var
 from proofs.state import CHOOSE, DECIDE, OVER, ROLL, Config, Transition, Vars
 

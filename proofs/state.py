@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
+from cantstop.board import STANDARD_HEIGHTS
+from cantstop.config import Rules, Variant
 from proofs.kit.solver import Term
 
 __all__ = [

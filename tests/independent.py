@@ -1,7 +1,7 @@
 """A second, independent implementation of the Can't Stop rules, for cross-checking.
 
 Written from the rules as ``spec/`` states them, separately from
-``cantstop/game.py``: it imports nothing from the engine.  It reads
+``cantstop/state.py``: it imports nothing from the engine.  It reads
 and writes the state notation itself and keeps a position as plain lists and
 dicts.  Its answers are compared with the engine's in ``test_independent.py``,
 and it produces the whole-roll counts of ``spec/perft.md``.

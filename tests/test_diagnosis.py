@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from cantstop import parse_state
-from cantstop.conformance import generate, harness, study, tags
+from cantstop import parse_state, tags
+from cantstop.conformance import generate, harness, study
 from cantstop.conformance.diagnose import divide_lines, rank, reference_table
 from cantstop.conformance.mutant_rolls import roll_bug
 from cantstop.conformance.mutants import MUTANTS, MutantPort

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-import cantstop.game
+import cantstop.state
 from tests.extras import require
 
 pyspiel = require("pyspiel")
@@ -299,7 +299,7 @@ def test_clone_shares_the_engine_state_and_checks_nothing_again(
         raise AssertionError("a clone builds no engine state")
 
     # The constructor's checks are the cost of making a state; clones skip them.
-    monkeypatch.setattr(cantstop.game, "validate", no_checks)
+    monkeypatch.setattr(cantstop.state, "validate", no_checks)
     clone = state.clone()
     assert clone.engine_state is state.engine_state
     assert game.new_initial_state().engine_state is game.new_initial_state().engine_state

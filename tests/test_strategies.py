@@ -80,7 +80,8 @@ def test_strategies_without_hypothesis_say_what_to_install() -> None:
 
 
 @pytest.mark.parametrize(
-    "module", ["cantstop.strategies", "dicekit.strategies", "finishline.strategies"]
+    "module",
+    ["cantstop.strategies", "dicekit.strategies", "finishline.strategies", "tower.strategies"],
 )
 def test_strategy_examples_show_no_drawn_value(module: str) -> None:
     """No example in a strategies module prints what a search or a draw happens to return.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation check of the rules kernel (cantstop/game.py, transitions.py, _tables.py,
+# Mutation check of the rules kernel (cantstop/state.py, transitions.py, _tables.py,
 # analysis.py, refusals.py and invariants.py) with mutmut ([tool.mutmut] in pyproject.toml
 # says what is mutated and which tests run).
 #

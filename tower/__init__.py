@@ -13,6 +13,7 @@ is the game object the layer (:mod:`dicekit`) runs.
 State('R0,6/B0,0 - 1t @ours')
 """
 
+from tower.actions import Action, Move, Throw
 from tower.board import Board, Colour, Field, board_from_json, board_to_json, load_board
 from tower.config import Config, make_config
 from tower.errors import (
@@ -25,7 +26,6 @@ from tower.errors import (
     NotationError,
     RuleError,
 )
-from tower.game import Action, Event, Move, Perft, Phase, State, Step, Throw, new_game, perft
 from tower.jsonform import (
     action_from_json,
     action_to_json,
@@ -36,6 +36,7 @@ from tower.jsonform import (
 )
 from tower.layer import GAME
 from tower.notation import format_action, format_state, parse_action, parse_state
+from tower.state import Event, Perft, Phase, State, Step, new_game, perft
 
 __all__ = [
     "GAME",

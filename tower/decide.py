@@ -1,12 +1,12 @@
 """The decisions of a turn, each recording what it decides: legal moves, throws and moves.
 
-The engine (:mod:`tower.game`) asks these functions and nothing else: which
+The engine (:mod:`tower.state`) asks these functions and nothing else: which
 stone may use which die (:func:`judge`, the tests of R5.5), which of the
 moves that pass are listed (:func:`prioritised`, R5.3), what a throw does
 (:func:`throw_outcome`, R4, R8.3) and what a move does (:func:`settle`, R5.1
 to R11).  Each answer carries the record of its decision: the rules that
 refuse a move and the readings that would admit it (:class:`Reason`), and
-the other readings of the rules (:mod:`tower.readings`) under which the
+the other readings of the rules (:mod:`tower.tags`) under which the
 answer would differ.  The rule tags of :mod:`tower.tags` are read from these
 records, so they come from the code that decides, not from a second reading
 of the rules.
@@ -206,7 +206,7 @@ def natural(v: View, dice: tuple[int, int]) -> list[Judged]:
 
 
 def would_be(v: View, dice: tuple[int, int]) -> list[Judged]:
-    """Return the moves only a reading of :data:`~tower.readings.Kind.ADMIT` could make, judged.
+    """Return the moves only a reading of :data:`~tower.tags.Kind.ADMIT` could make, judged.
 
     The dice added together, for every stone that may move (R4.2), and the
     stone in the tower as if at the start, when none is there (R5.2).
@@ -230,7 +230,7 @@ def prioritised(passing: Iterable[Judged]) -> list[Judged]:
 def listing_readings(
     passing: Sequence[Judged], listed: Sequence[Judged], dice: tuple[int, int]
 ) -> list[str]:
-    """Return the readings of :data:`~tower.readings.Kind.LIST` under which ``listed`` would differ.
+    """Return the readings of :data:`~tower.tags.Kind.LIST` under which ``listed`` would differ.
 
     ``passing`` are the moves that pass R5.5's tests and ``listed`` those
     :func:`prioritised` keeps: the priority of the start decided something
@@ -261,7 +261,7 @@ class Thrown:
     dice: tuple[int, int]
     #: The legal moves; none means the throw is forfeited (R4.4).
     moves: tuple[Judged, ...]
-    #: The readings of :data:`~tower.readings.Kind.OUTCOME` under which it would end otherwise.
+    #: The readings of :data:`~tower.tags.Kind.OUTCOME` under which it would end otherwise.
     readings: tuple[str, ...]
 
 
@@ -308,7 +308,7 @@ class Settled:
     again: bool
     #: Whether the move wins the game (R11.1).
     won: bool
-    #: The readings of :data:`~tower.readings.Kind.OUTCOME` under which it would end otherwise.
+    #: The readings of :data:`~tower.tags.Kind.OUTCOME` under which it would end otherwise.
     readings: tuple[str, ...]
 
 

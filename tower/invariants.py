@@ -4,7 +4,7 @@
 in the order of R13, as a :class:`Violation`: the rule, a message, and which
 part of the state is at fault (a player's group, one of its places, the
 tower or the turn), so that the notation reader can point at it (N1.6).
-:func:`check_state` is the check of the :class:`~tower.game.State`
+:func:`check_state` is the check of the :class:`~tower.state.State`
 constructor: it normalises the fields and raises
 :class:`~dicekit.errors.InvalidState`.
 
@@ -22,7 +22,7 @@ from tower.errors import InvalidState, shown
 from tower.neutral.dice import FACES
 
 if TYPE_CHECKING:
-    from tower.game import Phase, State
+    from tower.state import Phase, State
 
 __all__ = ["Violation", "check_state", "find_violation", "winners"]
 
@@ -66,7 +66,7 @@ def find_violation(
     whole numbers from 0 per player: the reader and the constructor check
     those forms first.
     """
-    from tower.game import Phase, candidates
+    from tower.state import Phase, candidates
 
     names = [config.board.colour(letter).name for letter in config.colours]
     for p, places in enumerate(stones):  # R13.1
@@ -144,7 +144,7 @@ def find_violation(
 
 def check_state(state: State) -> None:
     """Normalise a newly built state's fields and raise ``InvalidState`` if it breaks R13."""
-    from tower.game import Phase
+    from tower.state import Phase
 
     set_ = object.__setattr__
     config = state.config

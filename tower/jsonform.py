@@ -17,11 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from dicekit.errors import InvalidState, RuleError
+from tower.actions import Action, Move, Throw
 from tower.board import Board, board_from_json, board_to_json, load_board
 from tower.config import DEFAULT_BOARD, Config, make_config
 from tower.errors import InvalidActionValue, NotationError, shown
-from tower.game import Action, Move, Phase, State, Throw
 from tower.invariants import winners
+from tower.state import Phase, State
 
 __all__ = [
     "action_from_json",

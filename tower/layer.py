@@ -1,6 +1,6 @@
 """Off to the Tower as the layer runs it: :data:`GAME`, a :class:`dicekit.protocol.Game`.
 
-Every method hands over to the engine (:mod:`tower.game`), the notation
+Every method hands over to the engine (:mod:`tower.state`), the notation
 (:mod:`tower.notation`) and the JSON forms (:mod:`tower.jsonform`); nothing
 is decided here.  The game reports the event of each transition
 (:class:`dicekit.protocol.Stepping`), its spec examples list legal moves in
@@ -35,12 +35,13 @@ from dicekit.protocol import JSON, Bot, Game, GameInfo, Step
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
 from tower import jsonform, notation, tags
+from tower.actions import Action, Move, Throw
 from tower.board import board_to_json, load_board
 from tower.config import Config, make_config
-from tower.game import Action, Event, Move, Phase, State, Throw, new_game, perft
 from tower.invariants import check_state
 from tower.neutral.boarddata import change
 from tower.neutral.dice import sorted_outcomes
+from tower.state import Event, Phase, State, new_game, perft
 
 __all__ = ["GAME", "TowerGame"]
 

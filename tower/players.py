@@ -25,7 +25,8 @@ import random
 from collections.abc import Callable, Mapping
 
 from dicekit.protocol import Bot
-from tower.game import Action, Move, Phase, State
+from tower.actions import Action, Move
+from tower.state import Phase, State
 
 __all__ = ["PLAYERS", "RandomPlayer", "RunnerPlayer", "score"]
 

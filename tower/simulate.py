@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dicekit.protocol import Chance
+from tower.actions import Throw
 from tower.config import Config
-from tower.game import Phase, Throw, new_game
 from tower.players import PLAYERS
+from tower.state import Phase, new_game
 
 __all__ = ["GameResult", "WinRates", "play_game", "wilson", "win_rates"]
 

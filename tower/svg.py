@@ -30,8 +30,8 @@ import math
 from xml.sax.saxutils import escape, quoteattr
 
 from tower.board import Board
-from tower.game import Phase, State
 from tower.notation import format_state
+from tower.state import Phase, State
 
 __all__ = ["board_points", "state_svg"]
 

@@ -20,8 +20,8 @@ blue (player 1) to move with 3 and 5: 5+3 5+5
 
 from __future__ import annotations
 
-from tower.game import Phase, State
 from tower.notation import format_action
+from tower.state import Phase, State
 
 __all__ = ["state_text"]
 

@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from cantstop.commands.report import ExitStatus, UsageError, error_line, quoted
-from cantstop.game import State
 from cantstop.notation import parse_state
 from cantstop.players import PLAYERS
 from cantstop.record import MAX_SEED
+from cantstop.state import State
 from dicekit.protocol import Game
 
 __all__ = [

@@ -34,8 +34,8 @@ from cantstop.commands.options import (
     seconds_option,
 )
 from cantstop.commands.report import UsageError, quoted, report_warning
+from cantstop.config import Rules, Variant
 from cantstop.errors import CantStopError
-from cantstop.game import Phase, State, new_game
 from cantstop.play import HUMAN, Console, draw_board, play
 from cantstop.players import PLAYERS, Player
 from cantstop.record import (
@@ -44,8 +44,8 @@ from cantstop.record import (
     RecordHeader,
     RecordWriter,
 )
-from cantstop.rules import Rules, Variant
 from cantstop.savedgames import Replay, SavedGame, create_in_folder, create_record, games_folder
+from cantstop.state import Phase, State, new_game
 from dicekit import play as layer
 from dicekit import record as layer_record
 from dicekit.errors import GameError

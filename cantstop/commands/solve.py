@@ -24,10 +24,10 @@ from typing import Any
 
 from cantstop.commands.options import int_option
 from cantstop.commands.report import UsageError
+from cantstop.config import Rules
 from cantstop.errors import CantStopError
 from cantstop.jsonform import rules_from_json, rules_to_json
 from cantstop.players import PLAYERS
-from cantstop.rules import Rules
 
 __all__ = ["add_commands", "table_row"]
 

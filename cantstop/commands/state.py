@@ -22,8 +22,8 @@ from typing import Any
 
 from cantstop.commands.games import DEFAULT, add_game_option, load_game
 from cantstop.commands.options import add_command, examples, read_game_state, read_state
-from cantstop.game import Phase, State, perft
 from cantstop.notation import format_action
+from cantstop.state import Phase, State, perft
 from cantstop.text import legend, render_board
 from dicekit.demo import picture
 from dicekit.perft import perft as layer_perft

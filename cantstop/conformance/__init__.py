@@ -14,7 +14,7 @@ a value.  Can't Stop's own parts:
 - :mod:`cantstop.conformance.harness` runs the vectors against a port, with the
   checks of :mod:`~cantstop.conformance.checks` and the suite of
   :mod:`~cantstop.conformance.suite`;
-- :mod:`cantstop.conformance.tags` names the rules that decide each answer (the
+- :mod:`cantstop.tags` names the rules that decide each answer (the
   vectors' rule tags), and :mod:`cantstop.conformance.diagnose` ranks the rules a
   failing port most likely gets wrong, from the evidence of
   :mod:`~cantstop.conformance.evidence` and :mod:`~cantstop.conformance.blame`,

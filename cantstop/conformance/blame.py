@@ -2,7 +2,7 @@
 
 Each function compares a port's answer with the reference's part by part and
 shares one unit of blame among the rules of the parts that differ, read from
-the engine's decision table (:mod:`~cantstop.conformance.tags`): a move the
+the engine's decision table (:mod:`~cantstop.tags`): a move the
 port lists that the rules refuse blames the rule that refuses it; a legal
 move it misses blames the rules that make it legal; a marker on the wrong
 space blames the rules of that marker's move; a table of the moves of every
@@ -20,7 +20,11 @@ from typing import Any
 
 from cantstop.actions import Action, Move, Roll
 from cantstop.conformance.positions import Field, Part, Position
-from cantstop.conformance.tags import (
+from cantstop.dice import ORDERED_ROLLS, sorted_dice
+from cantstop.errors import NotationError
+from cantstop.notation import format_action, parse_action, parse_state
+from cantstop.state import DROP_RULES, Event, Phase, State
+from cantstop.tags import (
     Aspect,
     action_aspects,
     illegal_move_rule,
@@ -28,10 +32,6 @@ from cantstop.conformance.tags import (
     roll_rules,
     state_rules,
 )
-from cantstop.dice import ORDERED_ROLLS, sorted_dice
-from cantstop.errors import NotationError
-from cantstop.game import DROP_RULES, Event, Phase, State
-from cantstop.notation import format_action, parse_action, parse_state
 from dicekit.conformance.compare import same_json
 from dicekit.conformance.ranking import add_blame, normal, uniform
 from dicekit.conformance.suite import Blame, Message
@@ -132,7 +132,7 @@ def step_blame(
 
     The answer is compared with the expected state part by part (each marker,
     each square, the player, the phase, the dice, the event); the blame goes
-    to the rules of the aspects (:func:`~cantstop.conformance.tags.action_aspects`)
+    to the rules of the aspects (:func:`~cantstop.tags.action_aspects`)
     that decide the parts that differ.  Right content in a text the notation
     does not allow blames the notation rule of that part of the text.
     """

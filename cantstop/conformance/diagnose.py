@@ -1,6 +1,6 @@
 """The diagnosis of a Can't Stop conformance run: which rule the port most likely gets wrong.
 
-Every case names the rules that decide its answer (:mod:`cantstop.conformance.tags`).
+Every case names the rules that decide its answer (:mod:`cantstop.tags`).
 A failing case blames those rules, and the diagnosis weighs the blame by the
 evidence:
 

@@ -23,9 +23,9 @@ from cantstop.conformance.pool import (
 )
 from cantstop.errors import NotationError
 from cantstop.explanation import TEMPLATES, explain
-from cantstop.game import Phase, State
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.spec import load_spec
+from cantstop.state import Phase, State
 from dicekit.conformance.suite import Case
 
 __all__ = ["explain_cases", "explain_error_cases", "explanation_features"]

@@ -39,8 +39,8 @@ from cantstop.conformance.playcases import (
 )
 from cantstop.conformance.pool import needs, play_game, state_pool
 from cantstop.conformance.textcases import invalid_cases, notation_cases
-from cantstop.game import State
 from cantstop.spec import spec_dir
+from cantstop.state import State
 from dicekit.conformance.cases import suite_versions
 from dicekit.conformance.frozen import refuse_frozen
 from dicekit.conformance.suite import Case

@@ -14,12 +14,12 @@ from dataclasses import replace
 from typing import Any
 
 from cantstop.actions import Move
+from cantstop.board import STANDARD_HEIGHTS
 from cantstop.conformance.mutant_rolls import Handler, Message, Respond, position_of
 from cantstop.conformance.positions import Position
 from cantstop.errors import NotationError
-from cantstop.game import State
 from cantstop.notation import parse_action, parse_state
-from cantstop.rules import STANDARD_HEIGHTS
+from cantstop.state import State
 
 __all__ = [
     "bust_keeps_turn",

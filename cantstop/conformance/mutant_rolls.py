@@ -19,12 +19,13 @@ from typing import Any
 
 from cantstop.actions import Move, Roll
 from cantstop.analysis import Offer, decide_offer, decide_sum, landing
+from cantstop.board import MARKERS
+from cantstop.config import Variant
 from cantstop.conformance.positions import Position
 from cantstop.dice import ORDERED_ROLLS, pairings, sorted_dice
 from cantstop.errors import NotationError
-from cantstop.game import Phase, Play, State
 from cantstop.notation import format_action, format_state, parse_action, parse_state
-from cantstop.rules import MARKERS, Variant
+from cantstop.state import Phase, Play, State
 
 __all__ = ["ROLL_OPS", "Flaw", "Handler", "Message", "Respond", "position_of", "roll_bug"]
 

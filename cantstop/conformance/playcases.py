@@ -2,7 +2,7 @@
 
 Each function returns the cases of one vector file (``spec/protocol.md``,
 "The vectors"), drawn from the state pool of :mod:`~cantstop.conformance.pool`
-and tagged with the rules that decide each answer (:mod:`~cantstop.conformance.tags`).
+and tagged with the rules that decide each answer (:mod:`~cantstop.tags`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
+from cantstop.config import Variant
 from cantstop.conformance.pool import (
     ALL_MOVES,
     CONFIGS,
@@ -22,14 +23,13 @@ from cantstop.conformance.pool import (
     setup_rules,
     sorted_rolls,
 )
-from cantstop.conformance.tags import action_rules, roll_rules
 from cantstop.dice import pairings
 from cantstop.errors import IllegalAction
-from cantstop.game import Phase, State, perft
 from cantstop.jsonform import rules_to_json
 from cantstop.notation import format_action, format_state, parse_state
-from cantstop.rules import Variant
 from cantstop.spec import Example, load_spec, parse_setup
+from cantstop.state import Phase, State, perft
+from cantstop.tags import action_rules, roll_rules
 from dicekit.conformance.suite import Case
 
 __all__ = [

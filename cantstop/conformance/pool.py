@@ -12,12 +12,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from cantstop.actions import Action, Move, Roll, Stop
-from cantstop.conformance.tags import state_rules
+from cantstop.board import COLUMNS, STANDARD_HEIGHTS
+from cantstop.config import Rules, Variant
 from cantstop.dice import roll_outcomes
 from cantstop.errors import IllegalAction
-from cantstop.game import Event, Phase, State, new_game
 from cantstop.notation import format_state
-from cantstop.rules import COLUMNS, STANDARD_HEIGHTS, Rules, Variant
+from cantstop.state import Event, Phase, State, new_game
+from cantstop.tags import state_rules
 from dicekit.conformance.ranking import rule_key
 from dicekit.conformance.suite import Case
 

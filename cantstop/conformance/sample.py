@@ -13,10 +13,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from cantstop.actions import Action, Roll, Stop
+from cantstop.config import Rules
 from cantstop.demo import PLAYERS
-from cantstop.game import Phase, new_game
 from cantstop.record import write_record
-from cantstop.rules import Rules
+from cantstop.state import Phase, new_game
 
 __all__ = ["SAMPLE_SEED", "main", "sample_actions"]
 

@@ -28,10 +28,10 @@ from typing import IO, TextIO
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
 from cantstop.explanation import explain
-from cantstop.game import Phase, new_game, perft
 from cantstop.jsonform import rules_from_json
 from cantstop.layer import GAME
 from cantstop.notation import format_action, format_state, parse_action, parse_state
+from cantstop.state import Phase, new_game, perft
 from dicekit.conformance import serve as _layer
 from dicekit.conformance.serve import Message, Op, Server, field
 

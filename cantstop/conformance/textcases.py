@@ -24,11 +24,11 @@ from cantstop.conformance.pool import (
     make_case,
     setup_rules,
 )
-from cantstop.conformance.tags import state_rules
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import NotationError, RuleError
-from cantstop.game import Phase, State, new_game
 from cantstop.notation import format_action, format_state, parse_action, parse_state
+from cantstop.state import Phase, State, new_game
+from cantstop.tags import state_rules
 from dicekit.conformance.suite import Case
 
 __all__ = ["invalid_cases", "notation_cases"]

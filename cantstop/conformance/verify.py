@@ -23,9 +23,9 @@ import sys
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from cantstop.game import new_game
 from cantstop.notation import format_state
 from cantstop.record import check_line, iter_record
+from cantstop.state import new_game
 from dicekit.record import report
 
 __all__ = ["verify_record"]

@@ -83,8 +83,9 @@ import numpy as np
 import numpy.typing as npt
 
 from cantstop.actions import Move, Stop
-from cantstop.game import Phase, State
-from cantstop.rules import COLUMNS, MARKERS, Rules
+from cantstop.board import COLUMNS, MARKERS
+from cantstop.config import Rules
+from cantstop.state import Phase, State
 from dicekit.protocol import CHANCE, Chance
 
 __all__ = [

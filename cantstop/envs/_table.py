@@ -8,10 +8,10 @@ import numpy as np
 import numpy.typing as npt
 
 from cantstop.actions import Action, Roll
+from cantstop.config import Rules
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.envs import NUM_ACTIONS, ROLL, decision, legal_decisions
-from cantstop.game import Phase, State, new_game
-from cantstop.rules import Rules
+from cantstop.state import Phase, State, new_game
 from cantstop.svg import state_svg
 from cantstop.text import render_board
 from dicekit.protocol import Chance

@@ -63,11 +63,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
+from cantstop.config import Rules
 from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
 from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state
-from cantstop.game import State
 from cantstop.notation import format_state
-from cantstop.rules import Rules
+from cantstop.state import State
 from dicekit.rewards import (
     Shaping,
     check_max_turns,

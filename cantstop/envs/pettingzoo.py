@@ -54,10 +54,10 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
+from cantstop.config import Rules
 from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
 from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state
-from cantstop.game import State
-from cantstop.rules import Rules
+from cantstop.state import State
 from dicekit.rewards import Shaping, check_max_turns, check_real, outcome_returns
 
 __all__ = ["CantStopAEC", "env"]

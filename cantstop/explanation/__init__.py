@@ -52,10 +52,10 @@ from cantstop.explanation._roll import say_dice, say_markers, say_roll
 from cantstop.explanation._statements import Explanation, Statement, Writer
 from cantstop.explanation._stopping import say_bust, say_chance, say_over, say_stop
 from cantstop.explanation._verdicts import say_verdict
-from cantstop.game import State
 from cantstop.notation import format_state
 from cantstop.phase import Phase
 from cantstop.refusals import dice_text
+from cantstop.state import State
 
 __all__ = ["FORMAT", "TEMPLATES", "Explanation", "Statement", "explain"]
 

@@ -10,11 +10,11 @@ from typing import Any
 
 from cantstop.actions import Move, Roll
 from cantstop.analysis import Offer, Play, RollAnalysis, SumPlay
+from cantstop.board import MARKERS
 from cantstop.explanation._statements import Writer, cells, column_map, pairing_names
-from cantstop.game import State
 from cantstop.notation import format_action
 from cantstop.refusals import REASONS, dice_text, listed
-from cantstop.rules import MARKERS
+from cantstop.state import State
 
 __all__ = ["say_dice", "say_markers", "say_roll"]
 

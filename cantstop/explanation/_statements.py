@@ -14,9 +14,9 @@ from typing import Any
 
 from cantstop.actions import Action, Move
 from cantstop.explanation._templates import DEPTHS, FORMAT, TEMPLATES
-from cantstop.game import State
 from cantstop.notation import format_action, format_state
 from cantstop.refusals import listed
+from cantstop.state import State
 
 __all__ = [
     "Explanation",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from cantstop.explanation._statements import Writer, cells, column_map, columns_text, held_text
-from cantstop.game import State
 from cantstop.odds import bust_probability, format_percent
 from cantstop.refusals import shares_text, stop_blockers
+from cantstop.state import State
 
 __all__ = ["ROLLS", "say_bust", "say_chance", "say_over", "say_stop"]
 

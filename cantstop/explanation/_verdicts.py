@@ -10,10 +10,10 @@ from __future__ import annotations
 from cantstop.actions import Action, Move, Roll
 from cantstop.analysis import RollAnalysis
 from cantstop.explanation._statements import Writer, pairing_names
-from cantstop.game import State
 from cantstop.notation import format_action
 from cantstop.phase import Phase
 from cantstop.refusals import listed, refusal
+from cantstop.state import State
 
 __all__ = ["say_verdict"]
 

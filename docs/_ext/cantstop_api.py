@@ -2,7 +2,7 @@
 
 The engine's objects are documented as ``cantstop.State`` and so on, while
 type hints and module docstrings name them by their module
-(``cantstop.game.State.apply``, or ``State.apply`` inside ``cantstop.game``).
+(``cantstop.state.State.apply``, or ``State.apply`` inside ``cantstop.state``).
 A reference Sphinx cannot resolve is tried again under the package name.
 """
 

@@ -18,9 +18,9 @@ from sphinx.util.docutils import SphinxDirective
 
 from cantstop.actions import Action, Roll
 from cantstop.errors import CantStopError
-from cantstop.game import State
 from cantstop.notation import format_action, parse_action, parse_state
 from cantstop.spec import Example
+from cantstop.state import State
 from cantstop.svg import dice_svg, state_svg
 
 __all__ = ["Board", "action_picture", "example_figures", "setup"]

@@ -25,8 +25,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from cantstop.actions import Action, Roll
 from cantstop.errors import CantStopError, IllegalAction
-from cantstop.game import State
 from cantstop.notation import format_action, format_state, parse_action, parse_state
+from cantstop.state import State
 from cantstop.svg import state_svg
 
 __all__ = ["ExplainedPosition", "setup"]

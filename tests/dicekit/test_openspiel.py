@@ -25,7 +25,7 @@ pyspiel = require("pyspiel")
 import finishline.openspiel  # noqa: E402 - after the skip: the module imports pyspiel
 import tower.openspiel  # noqa: E402
 from dicekit.openspiel import BotAdapter, register  # noqa: E402
-from finishline.game import GAME as RACE  # noqa: E402
+from finishline.layer import GAME as RACE  # noqa: E402
 from tests.dicekit.toy import TOY  # noqa: E402
 from tower.layer import GAME as TOWER  # noqa: E402
 

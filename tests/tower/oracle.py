@@ -3,11 +3,11 @@
 It reads the board from its JSON form (``board_to_json``), builds each
 route itself, and works field by field: a stone is a (player, place) pair,
 and every question (who stands where, what a move passes, what it lands on)
-is answered by walking the route.  It shares no code with ``tower.game`` or
+is answered by walking the route.  It shares no code with ``tower.state`` or
 ``tower.decide`` beyond the state's plain fields, so that the tests can
 compare the two on every state they meet.
 
-Every function takes ``flaws``, names of :data:`tower.readings.READINGS`:
+Every function takes ``flaws``, names of :data:`tower.tags.READINGS`:
 with a flaw, the oracle plays that other reading of its rule instead.  The
 tests of the rule tags compare the oracle with and without each flaw: the
 readings whose flaw changes an answer are the ones the engine must record.

@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from tests.tower.strategies import random_game
 from tests.tower.test_engine import TINY_STATE
 from tower import (
     GameError,
@@ -43,6 +42,7 @@ from tower import (
 )
 from tower.config import Config
 from tower.neutral.boarddata import change
+from tower.strategies import random_game
 
 PORT = Path(__file__).resolve().parents[2] / "tower" / "ports" / "javascript" / "port.js"
 NODE = shutil.which("node")

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicekit.errors import GameError
-from tests.tower.strategies import moves, reachable_states, throws
 from tower import (
     Move,
     NotationError,
@@ -31,6 +30,7 @@ from tower import (
     state_from_json,
     state_to_json,
 )
+from tower.strategies import moves, reachable_states, throws
 
 T = TypeVar("T")
 

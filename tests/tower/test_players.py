@@ -7,10 +7,10 @@ import random
 import pytest
 from hypothesis import given
 
-from tests.tower.strategies import reachable_states
 from tower import Move, Phase, State, make_config, parse_state
 from tower.players import PLAYERS, RandomPlayer, RunnerPlayer, score
 from tower.simulate import play_game, wilson, win_rates
+from tower.strategies import reachable_states
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.tower import oracle
-from tests.tower.strategies import moves, reachable_states, throws
 from tower import (
     Event,
     IllegalAction,
@@ -26,6 +25,7 @@ from tower import (
     parse_state,
 )
 from tower.invariants import find_violation
+from tower.strategies import moves, reachable_states, throws
 
 
 def check_invariants(state: State) -> None:

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from tests.tower import oracle
-from tests.tower.strategies import configs, moves, throws
 from tests.tower.test_properties import check_invariants
 from tower import (
     Config,
@@ -32,6 +31,7 @@ from tower import (
     state_from_json,
     state_to_json,
 )
+from tower.strategies import configs, moves, throws
 
 
 class Games(RuleBasedStateMachine):

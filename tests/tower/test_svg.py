@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 
 from hypothesis import given
 
-from tests.tower.strategies import reachable_states
 from tower import State, parse_state
+from tower.strategies import reachable_states
 from tower.svg import board_points, state_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}

@@ -1,7 +1,7 @@
 """The rule tags (``tower.tags``): exactly the rules whose other readings change an answer.
 
 The engine's decisions record which other readings of the rules
-(``tower.readings``) are at stake; the oracle (``tests/tower/oracle.py``), a
+(``tower.tags``) are at stake; the oracle (``tests/tower/oracle.py``), a
 second implementation, plays each reading as a flaw of its own.  On random
 boards and positions, and on every example of the spec, the readings the
 engine records for an answer are exactly those whose flaw changes the
@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 from dicekit.protocol import Tagging
 from dicekit.spec import load_game_spec
 from tests.tower import oracle
-from tests.tower.strategies import moves, random_game, reachable_states, throws
 from tests.tower.test_engine import TINY_STATE
 from tower import (
     GAME,
@@ -34,8 +33,9 @@ from tower import (
     parse_action,
     parse_state,
 )
-from tower.readings import READINGS
+from tower.strategies import moves, random_game, reachable_states, throws
 from tower.tags import (
+    READINGS,
     UNTAGGED,
     action_readings,
     action_rules,

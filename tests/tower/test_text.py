@@ -7,9 +7,9 @@ import re
 from hypothesis import given
 
 from dicekit.protocol import TextPicture
-from tests.tower.strategies import reachable_states
 from tests.tower.test_engine import TINY_STATE
 from tower import GAME, Phase, State, format_action, parse_state
+from tower.strategies import reachable_states
 from tower.text import state_text
 
 LINE = re.compile(

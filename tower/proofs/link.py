@@ -23,12 +23,13 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from tower.actions import Move, Throw
 from tower.config import Config, make_config
 from tower.errors import IllegalAction
-from tower.game import Move, Phase, State, Throw, new_game
 from tower.neutral.dice import ORDERED_THROWS
 from tower.notation import format_state
 from tower.proofs.model import CHOOSE, OVER, PY, THROW, Model, Shape, ShippedBoard, Vars
+from tower.state import Phase, State, new_game
 
 __all__ = ["LinkReport", "random_agree", "reachable_agree", "state_agrees", "to_vars"]
 

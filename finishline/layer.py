@@ -29,7 +29,7 @@ from pathlib import Path
 
 from dicekit.protocol import JSON, Bot, GameInfo, Step
 from dicekit.spec import ExampleFailure, ExampleKey, Played
-from finishline import jsonform, notation, players, svg, text
+from finishline import jsonform, notation, players, svg, tags, text
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
 from finishline.board import CELLS
 from finishline.config import MAX_PLAYERS, MIN_PLAYERS, Config
@@ -151,7 +151,7 @@ class FinishLine:
         ...                   GAME.parse_action('+A3'))
         ('R4.5',)
         """
-        return state.action_rules(action)
+        return tags.action_rules(state, action)
 
     def choice_rules(self, state: State) -> tuple[str, ...]:
         """Return the ids of the rules that decide which actions are legal in ``state``.
@@ -159,7 +159,7 @@ class FinishLine:
         >>> GAME.choice_rules(GAME.parse_state('..../..../..../..../..../.... 0/0 0c34'))
         ('R4.2', 'R4.5', 'N2.6')
         """
-        return state.choice_rules()
+        return tags.choice_rules(state)
 
     # -- pictures and players --------------------------------------------------------
     def state_svg(self, state: State) -> str:
