@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cantstop.columnmap import ColumnMap
 
-__all__ = ["COLUMNS", "MARKERS", "MAX_HEIGHT", "STANDARD_HEIGHTS"]
+__all__ = ["COLUMNS", "MARKERS", "STANDARD_HEIGHTS"]
 
 #: Every column a sum of two dice can name (R1.1).
 COLUMNS: tuple[int, ...] = tuple(range(2, 13))

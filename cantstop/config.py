@@ -14,12 +14,7 @@ from cantstop.board import COLUMNS, MAX_HEIGHT, STANDARD_HEIGHTS
 from cantstop.columnmap import ColumnMap
 from cantstop.errors import InvalidRules, _brief
 
-__all__ = [
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
-    "Rules",
-    "Variant",
-]
+__all__ = ["Rules", "Variant"]
 
 #: The player counts the rules support (R15.1).
 MIN_PLAYERS, MAX_PLAYERS = 1, 4

@@ -10,16 +10,10 @@ standard heights, the markers) in :mod:`cantstop.board`.
 True
 """
 
-from cantstop.board import COLUMNS, MARKERS, MAX_HEIGHT, STANDARD_HEIGHTS
-from cantstop.config import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant
+from cantstop.board import COLUMNS, MARKERS, STANDARD_HEIGHTS
+from cantstop.board import MAX_HEIGHT as MAX_HEIGHT
+from cantstop.config import MAX_PLAYERS as MAX_PLAYERS
+from cantstop.config import MIN_PLAYERS as MIN_PLAYERS
+from cantstop.config import Rules, Variant
 
-__all__ = [
-    "COLUMNS",
-    "MARKERS",
-    "MAX_HEIGHT",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
-    "STANDARD_HEIGHTS",
-    "Rules",
-    "Variant",
-]
+__all__ = ["COLUMNS", "MARKERS", "STANDARD_HEIGHTS", "Rules", "Variant"]

@@ -6,6 +6,20 @@ own ways in, entries, gates and goals, and a star on step 6 of every route.
 :func:`reachable_states` plays a seeded random game on a configuration and
 stops after a drawn number of actions, so every state it gives is one the
 rules can reach.
+
+A port's tests can draw positions here and compare their answers with the
+engine's; here ``port_moves`` stands in for the port's own move generator:
+
+>>> from hypothesis import given, settings
+>>> from tower import format_action, format_state, parse_state
+>>> def port_moves(text):
+...     return [format_action(m) for m in parse_state(text).legal_moves()]
+>>> @settings(max_examples=10)
+... @given(reachable_states())
+... def test_port_lists_the_legal_moves(state):
+...     expected = [format_action(m) for m in state.legal_moves()]
+...     assert port_moves(format_state(state)) == expected
+>>> test_port_lists_the_legal_moves()
 """
 
 from __future__ import annotations
