@@ -4,8 +4,8 @@
   doctest builder runs it;
 * every ``literalinclude`` names a file that exists, a ``:pyobject:`` that
   the file defines and ``:start-at:``/``:end-at:``/``:end-before:`` text it holds;
-* the layout table's paths of the two games exist, and the registry it shows
-  names every game the command line knows;
+* the layout table's paths of the two games exist, and the entry points it shows
+  register every game the command line knows;
 * every optional protocol the page's table lists is one the code defines.
 """
 
@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from cantstop.commands.games import names
+from dicekit import registry
+from dicekit.registry import names
 from tests.extras import require
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +66,7 @@ def test_every_listing_is_included_from_a_file_that_holds_it(index: int) -> None
     text = path.read_text(encoding="utf-8")
     for key in ("start-at", "end-at", "end-before"):
         if key in options:
-            assert options[key].strip('"') in text, (key, options[key])
+            assert options[key].strip('"').strip("'") in text, (key, options[key])
     if "pyobject" in options:
         cls, _, method = options["pyobject"].partition(".")
         tree = ast.parse(text)
@@ -74,16 +75,16 @@ def test_every_listing_is_included_from_a_file_that_holds_it(index: int) -> None
 
 
 def test_the_layout_table_matches_the_tree_and_the_registry_every_game() -> None:
-    """The two games' folders in the table exist, and the registry shown names every game."""
-    table = TEXT[TEXT.index("| Path |") : TEXT.index("The command line is the one place")]
+    """The two games' folders in the table exist, and the entry points shown register every game."""
+    table = TEXT[TEXT.index("| Path |") : TEXT.index("No module names every game.")]
     paths = re.findall(r"`((?:docs/|tests/)?(?:finishline|tower)/[\w/]*)`", table)
     assert len(paths) == 14  # seven rows, one folder of each game in each
     missing = [p for p in paths if not (ROOT / p).is_dir()]
     assert missing == []
-    registry = (ROOT / "cantstop" / "commands" / "games.py").read_text(encoding="utf-8")
-    shown = registry[registry.index("_MODULES: dict[str, str] = {") :]
-    shown = shown[: shown.index("}") + 1]
-    assert re.findall(r'"(\w+)": "', shown) == list(names())
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    shown = pyproject[pyproject.index('[project.entry-points."dicekit.games"]') :]
+    shown = shown[: shown.index("tower = ")] + shown[shown.index("tower = ") :].split("\n")[0]
+    assert sorted(registry.read_table(shown)) == list(names())
 
 
 def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:

@@ -1,50 +1,43 @@
-"""The games this distribution's command line knows, and the ``--game`` option that picks one.
+"""The ``--game`` option: the games the layer's registry finds, and the one a command plays.
 
-The command line is the one place that names every game: it maps each name
-to the module holding the game's :class:`dicekit.protocol.Game` object and
-imports a game only when a command asks for it.  The layer (:mod:`dicekit`)
-knows no game, and no game imports another.
+The games are not named here: each registers itself in the layer's
+entry-point group (:mod:`dicekit.registry`), and the command line offers
+every game found there, those installed as their own distributions
+included.  Can't Stop, whose command this is, is played when ``--game`` is
+not given.
 
->>> names()
-('cantstop', 'finishline', 'tower')
->>> load_game('finishline').info.title
-'The finish-line race'
+>>> 'finishline' in names() and 'tower' in names()
+True
+>>> load_game(DEFAULT).info.title
+"Can't Stop"
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 from typing import Any
 
 from cantstop.commands.report import UsageError
+from dicekit import registry
 from dicekit.protocol import Game
 
 __all__ = ["DEFAULT", "add_game_option", "load_game", "names"]
 
-#: Each game's name, and the module whose ``GAME`` is its game object.
-_MODULES: dict[str, str] = {
-    "cantstop": "cantstop.layer",
-    "finishline": "finishline",
-    "tower": "tower",
-}
-
-#: The game a command plays when ``--game`` is not given.
+#: The game a command plays when ``--game`` is not given: the one the command is named for.
 DEFAULT = "cantstop"
 
 
 def names() -> tuple[str, ...]:
-    """Return the names of the games, in the order the help lists them."""
-    return tuple(_MODULES)
+    """Return the names of the registered games, in the order the help lists them."""
+    return registry.names()
 
 
 def load_game(name: str) -> Game[Any, Any, Any]:
     """Return the game object of the game called ``name``; an unknown name is a usage error."""
-    module = _MODULES.get(name)
-    if module is None:
-        raise UsageError(f"no game is called {name!r}; the games are {', '.join(names())}")
-    game: Game[Any, Any, Any] = importlib.import_module(module).GAME
-    return game
+    try:
+        return registry.load_game(name)
+    except registry.RegistryError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:

@@ -1,10 +1,10 @@
-"""The import graph: the layer imports no game, no game imports another, the command line names all.
+"""The import graph: the layer imports no game, and no game imports another, its commands included.
 
 Read from the source with :mod:`ast`, so that an import inside a function, a
 relative import and a module named to ``importlib.import_module`` all count.
-The command line of this distribution (:data:`COMMAND_LINE`) is the one
-place that names every game; everything else of a game names its own package
-and the layer alone.
+No module names every game: each game registers itself by its entry point
+(:mod:`dicekit.registry`), and everything of a game names its own package and
+the layer alone.
 """
 
 from __future__ import annotations
@@ -14,17 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from dicekit import registry
+
 ROOT = Path(__file__).resolve().parents[2]
 LAYER = "dicekit"
 GAMES = ("cantstop", "finishline", "tower")
-
-#: The modules that may name every game: the ``cantstop`` command and its subcommands.
-COMMAND_LINE = (
-    "cantstop/commands/",
-    "cantstop/cli.py",
-    "cantstop/__main__.py",
-    "cantstop/conformance/cli.py",
-)
 
 
 def _module_name(path: Path) -> str:
@@ -66,11 +60,6 @@ def _sources(package: str) -> list[Path]:
     return sorted((ROOT / package).rglob("*.py"))
 
 
-def _command_line(path: Path) -> bool:
-    relative = path.relative_to(ROOT).as_posix()
-    return any(relative.startswith(entry) for entry in COMMAND_LINE)
-
-
 @pytest.mark.parametrize("path", _sources(LAYER), ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_the_layer_imports_no_game(path: Path) -> None:
     """A module of dicekit names no game, not even in an import inside a function."""
@@ -79,25 +68,26 @@ def test_the_layer_imports_no_game(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [p for game in GAMES for p in _sources(game) if not _command_line(p)],
+    [p for game in GAMES for p in _sources(game)],
     ids=lambda p: p.relative_to(ROOT).as_posix(),
 )
 def test_a_game_names_only_itself_and_the_layer(path: Path) -> None:
-    """A game's module imports no other game (the command line aside)."""
+    """A game's module imports no other game, the modules of the command line included."""
     own = path.relative_to(ROOT).parts[0]
     assert not _tops(path) & (set(GAMES) - {own})
 
 
-def test_the_command_line_is_where_every_game_is_named() -> None:
-    """The command line's game registry names every game; no other module of the games does."""
+def test_no_module_names_every_game_the_entry_points_register_them() -> None:
+    """No module imports the games by name; each is registered by its entry point instead."""
     naming = {
         path.relative_to(ROOT).as_posix()
         for game in GAMES
         for path in _sources(game)
         if len(_tops(path) & set(GAMES)) > 1
     }
-    assert "cantstop/commands/games.py" in naming
-    assert all(_command_line(ROOT / path) for path in naming), naming
+    assert naming == set()
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert sorted(registry.read_table(pyproject)) == sorted(GAMES)
 
 
 def test_the_check_sees_every_way_of_naming_a_module(tmp_path: Path) -> None:
