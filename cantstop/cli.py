@@ -7,7 +7,8 @@ by ``cantstop --help``.
 
 Every subcommand keeps one contract.  Exit status 0 means success, 1 that a
 rule or a check failed, 2 a usage error (a bad option, a missing or unreadable
-file) and 130 an interruption (Ctrl-C).  A problem is one line on stderr,
+file), 3 an internal error (a bug; ``CANTSTOP_TRACEBACK=1`` shows its
+traceback) and 130 an interruption (Ctrl-C).  A problem is one line on stderr,
 ``cantstop COMMAND: error: ...``, never a traceback; argparse's own complaints
 take the same form (:func:`cantstop.commands.report.report_error`).
 

@@ -330,7 +330,7 @@ class _Terminal(io.StringIO):
 
 
 def test_report_error_names_the_kind_of_problem_by_its_status() -> None:
-    """Usage and file errors are 2, a broken rule 1, a bug 2; each is one line with the prefix."""
+    """Usage and file errors are 2, a broken rule 1, a bug 3; each is one line with the prefix."""
     cases: list[tuple[BaseException | str, int, str]] = [
         (UsageError("give a state"), 2, "cantstop show: error: give a state\n"),
         (
@@ -340,7 +340,7 @@ def test_report_error_names_the_kind_of_problem_by_its_status() -> None:
         ),
         (InvalidRules("players must be 1 to 4, not 5", "R15.1"), 1, "(rule R15.1)\n"),
         ("2 examples fail", 1, "cantstop show: error: 2 examples fail\n"),
-        (KeyError("x"), 2, "cantstop show: error: internal error, a bug in cantstop: KeyError"),
+        (KeyError("x"), 3, "cantstop show: error: internal error, a bug in cantstop: KeyError"),
     ]
     for problem, status, text in cases:
         err = io.StringIO()
@@ -348,6 +348,59 @@ def test_report_error_names_the_kind_of_problem_by_its_status() -> None:
         assert err.getvalue().count("\n") == 1
         assert err.getvalue().startswith("cantstop show: error: ")
         assert text in err.getvalue()
+
+
+def test_an_internal_error_shows_its_traceback_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bug is status 3 and one line saying how to see more; CANTSTOP_TRACEBACK shows where."""
+
+    def broken() -> None:
+        raise ZeroDivisionError("division by zero")
+
+    try:
+        broken()
+    except ZeroDivisionError as exc:
+        bug = exc
+    monkeypatch.delenv("CANTSTOP_TRACEBACK", raising=False)
+    err = io.StringIO()
+    assert report_error("show", bug, err) == 3
+    assert err.getvalue() == (
+        "cantstop show: error: internal error, a bug in cantstop: ZeroDivisionError: "
+        "division by zero (set CANTSTOP_TRACEBACK=1 to see where)\n"
+    )
+    for off in ("", "0"):
+        monkeypatch.setenv("CANTSTOP_TRACEBACK", off)
+        err = io.StringIO()
+        report_error("show", bug, err)
+        assert err.getvalue().count("\n") == 1
+    monkeypatch.setenv("CANTSTOP_TRACEBACK", "1")
+    err = io.StringIO()
+    assert report_error("show", bug, err) == 3
+    first, *rest = err.getvalue().splitlines()
+    assert first == (
+        "cantstop show: error: internal error, a bug in cantstop: ZeroDivisionError: "
+        "division by zero"
+    )
+    assert rest[0] == "Traceback (most recent call last):"
+    assert any("in broken" in line for line in rest)
+    assert rest[-1] == "ZeroDivisionError: division by zero"
+
+
+def test_a_command_that_hits_a_bug_exits_3_with_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the command line: a bug inside a command is status 3, never a traceback."""
+    import cantstop.commands.state as state_command
+
+    def broken(*args: object) -> int:
+        raise KeyError("x")
+
+    monkeypatch.delenv("CANTSTOP_TRACEBACK", raising=False)
+    monkeypatch.setattr(state_command, "render_board", broken)
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["show", "- - 0r"]) == 3
+    assert err.getvalue().startswith("cantstop show: error: internal error, a bug in cantstop")
+    assert "Traceback" not in err.getvalue()
 
 
 def test_the_caret_is_shown_at_a_terminal_only() -> None:

@@ -1,11 +1,14 @@
 """How every command reports a problem: one line on stderr and an exit status.
 
 A command ends with one of the statuses of :class:`ExitStatus`: 0 on success,
-1 when a rule or a check failed, 2 on a usage or harness error and 130 when
-Ctrl-C stopped it.  A problem is one line on stderr, ``cantstop COMMAND:
-error: ...``, and never a traceback; a warning is one line ``cantstop
-COMMAND: warning: ...``.  At a terminal, an error in notation also shows the
-text with a caret under the offending character
+1 when a rule or a check failed, 2 on a usage or harness error, 3 on an
+internal error (a bug) and 130 when Ctrl-C stopped it.  A problem is one line
+on stderr, ``cantstop COMMAND: error: ...``, and never a traceback; a warning
+is one line ``cantstop COMMAND: warning: ...``.  To see where an internal
+error arose, set the environment variable :data:`TRACEBACK_VARIABLE`
+(``CANTSTOP_TRACEBACK=1``): the traceback then follows the error line.  At a
+terminal, an error in notation also shows the text with a caret under the
+offending character
 (:class:`~cantstop.NotationError` cuts a long text around it).  A line is
 never longer than :data:`MAX_LINE` characters, however long the text it quotes.
 
@@ -28,7 +31,9 @@ cantstop show: error: at position 8: a marker in column 7 is on space 99; ...(ru
 from __future__ import annotations
 
 import enum
+import os
 import sys
+import traceback
 from typing import TextIO
 
 from cantstop.errors import NotationError, _brief
@@ -37,6 +42,7 @@ from dicekit.errors import GameError
 __all__ = [
     "INTERRUPTED",
     "MAX_LINE",
+    "TRACEBACK_VARIABLE",
     "ExitStatus",
     "UsageError",
     "error_line",
@@ -55,6 +61,8 @@ class ExitStatus(enum.IntEnum):
     FAILED = 1
     #: A usage or harness error: a bad option, an unusable file, a port that cannot run.
     USAGE = 2
+    #: An internal error: a bug in this program, not in what it was given.
+    INTERNAL = 3
     #: Ctrl-C stopped the command (128 + SIGINT, as shells report it).
     INTERRUPTED = 130
 
@@ -64,6 +72,10 @@ INTERRUPTED = int(ExitStatus.INTERRUPTED)
 
 #: The longest line of a report, in characters; a longer message is cut, saying by how much.
 MAX_LINE = 400
+
+#: The environment variable that, set to anything but ``""`` or ``0``, adds the traceback of
+#: an internal error after its error line.
+TRACEBACK_VARIABLE = "CANTSTOP_TRACEBACK"
 
 
 class UsageError(Exception):
@@ -149,7 +161,8 @@ def report_error(
       the text and a caret under the offending character when ``stream`` is a
       terminal;
     - a message given as text is reported with ``status`` (default 1);
-    - any other exception is an internal error, status 2, named by its type.
+    - any other exception is an internal error, status 3, named by its type;
+      with :data:`TRACEBACK_VARIABLE` set, its traceback follows the line.
 
     ``command`` is the subcommand's name (``"verify"``); ``stream`` defaults to
     ``sys.stderr``; ``status``, when given, overrides the status of the kind.
@@ -178,7 +191,11 @@ def report_error(
         detail = str(problem)
         name = type(problem).__name__
         message = f"internal error, a bug in cantstop: {name}" + (f": {detail}" if detail else "")
-        kind = ExitStatus.USAGE
+        kind = ExitStatus.INTERNAL
+        if _traceback_wanted():
+            extra = "".join(traceback.format_exception(problem)).rstrip("\n").splitlines()
+        else:
+            message += f" (set {TRACEBACK_VARIABLE}=1 to see where)"
     _write(out, error_line(command, message) + "\n" + "".join(line + "\n" for line in extra))
     return kind if status is None else status
 
@@ -193,6 +210,11 @@ def report_warning(command: str, message: str, stream: TextIO | None = None) -> 
     'cantstop play: warning: the last line was cut short\n'
     """
     _write(sys.stderr if stream is None else stream, error_line(command, message, "warning") + "\n")
+
+
+def _traceback_wanted() -> bool:
+    """Return whether the environment asks for the traceback of an internal error."""
+    return os.environ.get(TRACEBACK_VARIABLE, "") not in ("", "0")
 
 
 def _isatty(stream: TextIO) -> bool:
