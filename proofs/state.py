@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from cantstop.rules import STANDARD_HEIGHTS, Rules, Variant
-from proofs.kit.solver import Term
+from dicekit.proofs.solver import Term
 
 __all__ = [
     "CHOOSE",
