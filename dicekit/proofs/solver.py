@@ -26,7 +26,7 @@ importing this module raises :class:`ModuleNotFoundError` saying so
 >>> Solver().check(Z3.all([x > 1, x < 3])).status
 'sat'
 >>> Z3.all([True, x > 1]), Z3.ite(False, x, 7), Z3.sum([0, x, 0])
-(x > 1, 7, x)
+(And(x > 1), 7, x)
 """
 
 from __future__ import annotations
