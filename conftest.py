@@ -30,5 +30,6 @@ collect_ignore = (
     else [path for path, module in _ADAPTERS.items() if importlib.util.find_spec(module) is None]
 )
 
-# The proofs of the finish-line race import z3 (the ``proofs`` extra), as ``proofs/`` does.
-collect_ignore_glob = [] if importlib.util.find_spec("z3") else ["finishline/proofs/*.py"]
+# Every game's proofs and the layer's proofs kit import z3 (the ``proofs`` extra).
+_PROOFS = ["dicekit/proofs/*.py", "proofs/*.py", "finishline/proofs/*.py", "tower/proofs/*.py"]
+collect_ignore_glob = [] if importlib.util.find_spec("z3") else _PROOFS

@@ -1,8 +1,8 @@
 """Z3 proofs of the Can't Stop rules, tied to the engine in :mod:`cantstop`.
 
-The game-neutral machinery is :mod:`proofs.kit` (the solver and its backends,
-the results file, the non-vacuity and mutant bookkeeping, the runner and the
-report); the rest is Can't Stop's:
+The game-neutral machinery is the layer's :mod:`dicekit.proofs` (the solver
+and its backends, the results file, the induction, non-vacuity and mutant
+bookkeeping, the runner and the command); the rest is Can't Stop's:
 
 - :mod:`proofs.state`: the model's configuration and state;
 - :mod:`proofs.model`: the rules as formulas;

@@ -2,22 +2,13 @@
 
 Options: ``--json PATH`` writes the results file (``proofs/results.json``);
 ``-v`` prints every detail (counterexamples, witnesses, traces);
-``--group NAME`` (repeatable) runs only some groups.
+``--group NAME`` (repeatable) runs only some groups.  The command is the
+layer's (:func:`dicekit.proofs.command.main`), run on :data:`proofs.suite.SUITE`.
 """
 
-from __future__ import annotations
-
 import sys
-from collections.abc import Sequence
 
-from proofs.kit.runner import command
-from proofs.suite import SUITE
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the checks; return 0 if every result is the expected one, else 1."""
-    return command(SUITE, argv)
-
+from dicekit.proofs.command import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("proofs"))

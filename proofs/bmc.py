@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from cantstop import Event, Rules, format_state, new_game, parse_action
 from cantstop.actions import Action as EngineAction
+from dicekit.proofs.results import Check
+from dicekit.proofs.solver import Z3, Outcome, Solver, Term, int_var
 from proofs.checks import action_text, fresh_action
-from proofs.kit.results import Check
-from proofs.kit.solver import Z3, Outcome, Solver, Term, int_var
 from proofs.model import Model
 from proofs.properties import Step
 from proofs.render import state_text

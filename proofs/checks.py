@@ -11,32 +11,35 @@ A non-vacuity witness shows, for each transition and property, a concrete
 state that satisfies the premises and in which the property says something
 (its *focus*: for example a marker on a top space for R16.2), so that no
 proof can pass because its assumptions contradict each other.
+
+How the checks are asked and reported is the layer's
+(:class:`~dicekit.proofs.induction.Induction`); :class:`Proofs` says what
+the model, the premises and a readable counterexample are for Can't Stop.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 
 from cantstop import Rules, Variant
-from proofs.kit.results import Check
-from proofs.kit.solver import Z3, Outcome, Solver, Term, bool_var, int_var, smallest
-from proofs.kit.verdicts import homes, proof_verdict, witness
+from dicekit.proofs.induction import Induction, Premise
+from dicekit.proofs.properties import Mutant
+from dicekit.proofs.solver import Z3, Outcome, Term, bool_var, int_var, smallest
 from proofs.model import Model
-from proofs.properties import INVARIANTS, STEP_PROPERTIES, Action, Invariant, Step, StepProperty
+from proofs.properties import INVARIANTS, STEP_PROPERTIES, Action, Step
 from proofs.render import describe
 from proofs.state import TRANSITIONS, Config, Vars
 
 __all__ = [
     "CONFIGS",
+    "PROOFS",
+    "REFUSED",
+    "STALLING",
+    "Proofs",
     "action_text",
-    "check_invariant_init",
-    "check_step",
     "fresh_action",
     "invariant_premise",
-    "prove_all",
     "step_text",
-    "witnesses",
 ]
 
 #: The configurations the proofs cover: every player count, both variants,
@@ -60,6 +63,12 @@ CONFIGS: dict[str, Config] = {
         )
     ),
 }
+
+#: A configuration the rules refuse under R15.4: three columns, two players, target 3.
+STALLING = Config(players=2, heights={5: 3, 7: 3, 9: 3}, target=3, variant=None)
+
+#: Configurations the rules refuse, by name: a mutant naming one checks it unbroken.
+REFUSED: dict[str, Config] = {"stalling-configuration": STALLING}
 
 
 def fresh_action(name: str) -> Action:
@@ -106,159 +115,44 @@ def _state_text(config: Config, s: Vars, found: Outcome) -> str:
     return describe(config, s.map(found.value))
 
 
-def _initial(model: Model) -> tuple[Vars, Term]:
-    """Return a symbolic opening state (any first player) and its condition."""
-    player = int_var("init.player")
-    return model.initial(player), model.ops.all([player >= 0, player < model.config.players])
-
-
-def check_invariant_init(model: Model, inv: Invariant) -> tuple[Outcome, str]:
-    """Check that ``inv`` holds in every opening state; return the outcome and any counterexample.
-
-    The counterexample, if any, is the opening state in the notation.
-    """
-    s, condition = _initial(model)
-    solver = Solver()
-    solver.add(condition)
-    outcome = solver.check(model.ops.not_(inv.holds(model, s)))
-    text = describe(model.config, s.map(outcome.value)) if outcome.status == "sat" else ""
-    return outcome, text
-
-
-def check_step(
-    model: Model, transition: str, prop: Invariant | StepProperty
-) -> tuple[Outcome, str]:
-    """Check one induction step or step property; return the outcome and any counterexample."""
-    solver, step = _premise(model, transition)
-    goal = prop.holds(model, step.after) if isinstance(prop, Invariant) else prop.holds(model, step)
-    refuted = model.ops.not_(goal)
-    outcome = smallest(solver, solver.check(refuted), [refuted], _cells(step.before))
-    text = step_text(model, outcome, step) if outcome.status == "sat" else ""
-    return outcome, text
-
-
 def _cells(s: Vars) -> list[Term]:
     """Return the squares and markers of ``s``, to keep counterexamples small."""
     return [*s.markers.values(), *(v for own in s.squares for v in own.values())]
 
 
-def prove_all(configs: dict[str, Config] | None = None) -> Iterator[Check]:
-    """Run every induction check for every configuration, one :class:`Check` each.
+class Proofs(Induction[Config, Model, Vars, Step]):
+    """The Can't Stop proofs: the symbolic model, the premises, and small counterexamples."""
 
-    For each configuration and transition (and the opening state) it also
-    yields a non-vacuity witness: a state satisfying the premise that every
-    check of that pair shares.
-    """
-    for config_name, config in (configs or CONFIGS).items():
-        model = Model(config, Z3)
-        invariants = [inv for inv in INVARIANTS if inv.applies(config)]
-        props = [p for p in STEP_PROPERTIES if p.applies(config)]
-        s, condition = _initial(model)
-        solver = Solver()
-        solver.add(condition)
-        yield witness(
-            solver,
-            True,
-            "premises",
-            "init",
-            config_name,
-            functools.partial(_state_text, config, s),
-        )
-        for inv in invariants:
-            outcome, text = check_invariant_init(model, inv)
-            result, detail = proof_verdict(outcome, text, inv.rules)
-            yield Check(
-                f"{inv.name} | init | {config_name}",
-                "induction",
-                inv.name,
-                "init",
-                config_name,
-                result,
-                outcome.seconds,
-                detail,
-            )
-        for transition in TRANSITIONS:
-            # One solver per transition; each property is one query on it.
-            solver, step = _premise(model, transition)
-            yield witness(
-                solver,
-                True,
-                "premises",
-                transition,
-                config_name,
-                functools.partial(step_text, model, step=step),
-            )
-            goals: list[tuple[str, str, Term]] = [
-                (inv.name, inv.rules, inv.holds(model, step.after)) for inv in invariants
-            ]
-            goals += [
-                (p.name, p.rules, p.holds(model, step))
-                for p in props
-                if transition in p.transitions
-            ]
-            for name, rules, goal in goals:
-                refuted = model.ops.not_(goal)
-                outcome = smallest(solver, solver.check(refuted), [refuted], _cells(step.before))
-                text = step_text(model, outcome, step) if outcome.status == "sat" else ""
-                result, detail = proof_verdict(outcome, text, rules)
-                yield Check(
-                    f"{name} | {transition} | {config_name}",
-                    "induction",
-                    name,
-                    transition,
-                    config_name,
-                    result,
-                    outcome.seconds,
-                    detail,
-                )
+    def model(self, config: Config, mutations: frozenset[str] = frozenset()) -> Model:
+        """Return the symbolic model of ``config``, with any mistakes switched on."""
+        return Model(config, Z3, mutations)
+
+    def opening(self, model: Model) -> Premise[Vars]:
+        """Return a solver holding the opening states (any first player), and the state."""
+        show = functools.partial(_state_text, model.config)
+        return self.any_first_player(model.initial, model.config.players, show)
+
+    def premise(self, model: Model, transition: str) -> Premise[Step]:
+        """Return a solver holding every invariant before ``transition`` and its guard."""
+        s = model.fresh("s")
+        action = fresh_action("a")
+        step = Step(s, action, action.transition(model, s, transition))
+        solver = self.solver()
+        solver.add(invariant_premise(model, s), step.transition.guard)
+        return Premise(solver, step, functools.partial(step_text, model, step=step))
+
+    def refute(self, model: Model, premise: Premise[Step], goal: Term) -> Outcome:
+        """Ask for a counterexample, with as few pieces on the board as the solver finds."""
+        refuted = model.ops.not_(goal)
+        found = premise.solver.check(refuted)
+        return smallest(premise.solver, found, [refuted], _cells(premise.subject.before))
+
+    def mutated(self, mutant: Mutant) -> Model:
+        """Return the model ``mutant`` breaks: a refused configuration unbroken, else its rules."""
+        if mutant.config in REFUSED:
+            return self.model(REFUSED[mutant.config])
+        return super().mutated(mutant)
 
 
-def witnesses(configs: dict[str, Config] | None = None) -> Iterator[Check]:
-    """Focused non-vacuity witnesses, one per transition and property.
-
-    :func:`prove_all` already shows, for every configuration and transition,
-    a state satisfying the premise that all checks of that pair share.  This
-    adds, for every transition and property, on the first configuration the
-    property is stated for, a premise state in which the property has
-    something to say (its *focus*: for R16.2 a marker on a top space, for R6.1
-    a move that plays one sum only, and so on).  Where the focus cannot hold
-    (no marker can be on the board right after a stop), the detail says that
-    only the premises were satisfied.  A premise that cannot be satisfied is
-    reported as ``unknown``, a failure.
-    """
-    configs = configs or CONFIGS
-    props: list[Invariant | StepProperty] = [*INVARIANTS, *STEP_PROPERTIES]
-    home = homes(props, configs)
-    for config_name, config in configs.items():
-        mine = [prop for prop in props if home[prop.name] == config_name]
-        if not mine:
-            continue
-        model = Model(config, Z3)
-        for transition in TRANSITIONS:
-            solver, step = _premise(model, transition)
-            o = model.ops
-            for prop in mine:
-                if isinstance(prop, Invariant):
-                    focus = o.any([prop.focus(model, step.before), prop.focus(model, step.after)])
-                elif transition in prop.transitions:
-                    focus = prop.focus(model, step)
-                else:
-                    continue
-                yield witness(
-                    solver,
-                    focus,
-                    prop.name,
-                    transition,
-                    config_name,
-                    functools.partial(step_text, model, step=step),
-                )
-
-
-def _premise(model: Model, transition: str) -> tuple[Solver, Step]:
-    """Return a solver holding the premise of the induction checks for ``transition``."""
-    s = model.fresh("s")
-    action = fresh_action("a")
-    step = Step(s, action, action.transition(model, s, transition))
-    solver = Solver()
-    solver.add(invariant_premise(model, s), step.transition.guard)
-    return solver, step
+#: The proofs of every configuration of :data:`CONFIGS`.
+PROOFS = Proofs(CONFIGS, TRANSITIONS, INVARIANTS, STEP_PROPERTIES)

@@ -1,7 +1,7 @@
 """The link between the proven model and the engine in ``cantstop/``: rolls and transitions.
 
 The formulas of :class:`~proofs.model.Model` are evaluated here with the
-Python backend (:data:`~proofs.kit.solver.PY`): the same code that z3 reasons
+Python backend (:data:`~dicekit.proofs.solver.PY`): the same code that z3 reasons
 about, run on concrete states, and compared with the engine.
 
 - :func:`ordered_rolls_reduce`: the 1296 ordered rolls reduce to the 126
@@ -32,8 +32,8 @@ from cantstop import (
     new_game,
 )
 from cantstop.dice import sorted_dice
-from proofs.kit.solver import PY
-from proofs.kit.verdicts import LinkReport
+from dicekit.proofs.solver import PY
+from dicekit.proofs.verdicts import LinkReport
 from proofs.model import Model
 from proofs.properties import Action
 from proofs.render import moves_text, state_text, values_of

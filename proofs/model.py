@@ -1,15 +1,15 @@
-"""The rules of Can't Stop as formulas, written once for both backends of :mod:`proofs.kit.solver`.
+"""The rules of Can't Stop as formulas, written once for both backends of the layer's solver.
 
 :class:`Model` states the rules for one configuration over the operations of
-:class:`~proofs.kit.solver.Ops`.  With :data:`~proofs.kit.solver.Z3` its
+:class:`~dicekit.proofs.solver.Ops`.  With :data:`~dicekit.proofs.solver.Z3` its
 states are symbolic and the solver reasons about every state at once (the
-proofs); with :data:`~proofs.kit.solver.PY` the very same formulas are
+proofs); with :data:`~dicekit.proofs.solver.PY` the very same formulas are
 evaluated on concrete states and compared with the engine (the link).  The
 state and configuration it works on are those of :mod:`proofs.state`.  Rule
 ids refer to ``spec/rules/``.
 
 >>> from cantstop import Rules
->>> from proofs.kit.solver import PY
+>>> from dicekit.proofs.solver import PY
 >>> m = Model(Config.of(Rules()), PY)
 >>> s = m.initial(player=0)
 >>> sorted(m.legal_moves(s, (3, 4, 5, 5)))
@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cantstop.board import MARKERS
-from proofs.kit.solver import Ops, Term, int_var
+from dicekit.proofs.solver import Ops, Term, int_var
 from proofs.state import CHOOSE, DECIDE, OVER, ROLL, Config, Transition, Vars
 
 __all__ = ["Model"]

@@ -1,7 +1,8 @@
 """Deliberately broken models: for every property, one mistake the checker must catch.
 
 Each :class:`Mutant` switches on one mistake in :class:`~proofs.model.Model`
-(or, for R15.4, uses a configuration the rules refuse) and names the property
+(or, for R15.4, uses a configuration the rules refuse, named in
+:data:`~proofs.checks.REFUSED`) and names the property
 and transition whose check must then fail.  If a mutant's check were still
 "proved", the property could not tell the broken rules from the real ones,
 and its proof would mean little.
@@ -9,46 +10,14 @@ and its proof would mean little.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dicekit.proofs.properties import Mutant, named
+from proofs.properties import PROPERTIES
 
-from proofs.checks import CONFIGS, check_step
-from proofs.kit.results import Check
-from proofs.kit.solver import Z3
-from proofs.kit.verdicts import mutant_verdict
-from proofs.model import Model
-from proofs.properties import PROPERTIES, Invariant, StepProperty
-from proofs.state import Config
-
-__all__ = ["MUTANTS", "Mutant", "run_mutants"]
-
-
-@dataclass(frozen=True)
-class Mutant:
-    """A broken model and the check that must catch it."""
-
-    #: The mistake switched on in the model (see :class:`~proofs.model.Model`).
-    mutation: str
-    #: What the broken rules do, in words.
-    description: str
-    #: The property whose check must find a counterexample (its name starts with its rule id).
-    property: str
-    #: The transition of that check.
-    transition: str
-    #: The configuration, by name in :data:`~proofs.checks.CONFIGS`, or given directly.
-    config: str | Config
-
-
-#: A configuration the rules refuse under R15.4: three columns, two players, target 3.
-STALLING = Config(players=2, heights={5: 3, 7: 3, 9: 3}, target=3, variant=None)
+__all__ = ["MUTANTS", "Mutant"]
 
 
 def _prop(prefix: str) -> str:
-    names = [p.name for p in PROPERTIES if p.name.startswith(prefix)]
-    if len(names) != 1:
-        raise LookupError(f"no single property named {prefix!r}: {names}")
-    return names[0]
+    return named(PROPERTIES, prefix).name
 
 
 #: One mutant per property, in the order of the properties.
@@ -100,7 +69,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "a board with no more columns than players x (target - 1)",
         _prop("R15.4"),
         "stop",
-        STALLING,
+        "stalling-configuration",
     ),
     Mutant(
         "no-skip",
@@ -166,33 +135,3 @@ MUTANTS: tuple[Mutant, ...] = (
         "3p-B",
     ),
 )
-
-
-def _property(name: str) -> Invariant | StepProperty:
-    return next(p for p in PROPERTIES if p.name == name)
-
-
-def run_mutants(mutants: tuple[Mutant, ...] = MUTANTS) -> Iterator[Check]:
-    """Check every mutant; the result is ``caught`` when a counterexample is found."""
-    for mutant in mutants:
-        if isinstance(mutant.config, Config):
-            config, config_name = mutant.config, mutant.mutation
-            mutations: frozenset[str] = frozenset()
-        else:
-            config, config_name = CONFIGS[mutant.config], mutant.config
-            mutations = frozenset({mutant.mutation})
-        model = Model(config, Z3, mutations)
-        start = time.perf_counter()
-        outcome, text = check_step(model, mutant.transition, _property(mutant.property))
-        seconds = time.perf_counter() - start
-        result, detail = mutant_verdict(outcome, text, mutant.description)
-        yield Check(
-            f"{mutant.property} | {mutant.transition} | {config_name} | mutant {mutant.mutation}",
-            "mutation",
-            mutant.property,
-            mutant.transition,
-            config_name,
-            result,
-            seconds,
-            detail,
-        )

@@ -4,7 +4,9 @@ An :class:`Invariant` is a statement about one state, proven by induction:
 it holds in every opening state, and every transition keeps it.  A
 :class:`StepProperty` is a statement about one transition, from a state that
 satisfies all invariants to the state after it.  Each names the spec rules it
-covers; the rule text is in ``spec/rules/``.
+covers; the rule text is in ``spec/rules/``.  Both classes are the layer's
+(:mod:`dicekit.proofs.properties`); a focus here reads a state for an
+invariant, and the step for a step property.
 
 The invariants are proven together: the premise of each induction step is the
 conjunction of all of them (for Variant A including R14.1), which is what makes
@@ -16,12 +18,12 @@ column holds no square) that rules this out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from proofs.kit.solver import Term
+from dicekit.proofs.properties import Invariant, StepProperty
+from dicekit.proofs.solver import Term
 from proofs.model import Model
-from proofs.state import CHOOSE, DECIDE, OVER, ROLL, Config, Transition, Vars
+from proofs.state import CHOOSE, DECIDE, OVER, ROLL, Transition, Vars
 
 __all__ = [
     "INVARIANTS",
@@ -74,40 +76,6 @@ class Step:
     def after(self) -> Vars:
         """The state after the transition."""
         return self.transition.after
-
-
-@dataclass(frozen=True)
-class Invariant:
-    """A statement about every reachable state."""
-
-    #: Short name, starting with the main rule id.
-    name: str
-    #: The spec rules it covers.
-    rules: str
-    #: The statement, for one state.
-    holds: Callable[[Model, Vars], Term]
-    #: A situation in which the statement says something (for non-vacuity witnesses).
-    focus: Callable[[Model, Vars], Term]
-    #: Which configurations it is stated for.
-    applies: Callable[[Config], bool] = lambda config: True
-
-
-@dataclass(frozen=True)
-class StepProperty:
-    """A statement about every transition from a state that satisfies the invariants."""
-
-    #: Short name, starting with the main rule id.
-    name: str
-    #: The spec rules it covers.
-    rules: str
-    #: The transitions it speaks about.
-    transitions: tuple[str, ...]
-    #: The statement, for one transition taken.
-    holds: Callable[[Model, Step], Term]
-    #: A situation in which the statement says something (for non-vacuity witnesses).
-    focus: Callable[[Model, Step], Term]
-    #: Which configurations it is stated for.
-    applies: Callable[[Config], bool] = lambda config: True
 
 
 # -- invariants ----------------------------------------------------------------------
@@ -224,7 +192,7 @@ def _focus_other_square_in_column(m: Model, s: Vars) -> Term:
 
 
 #: The invariants, in the order the reports list them.
-INVARIANTS: tuple[Invariant, ...] = (
+INVARIANTS: tuple[Invariant[Model, Vars, Vars], ...] = (
     Invariant(
         "R16.1 at most three markers",
         "R16.1 R1.4 R5.4",
@@ -379,7 +347,7 @@ def _focus_other_squares(m: Model, step: Step) -> Term:
 
 
 #: The properties of single transitions, in the order the reports list them.
-STEP_PROPERTIES: tuple[StepProperty, ...] = (
+STEP_PROPERTIES: tuple[StepProperty[Model, Step], ...] = (
     StepProperty(
         "R6.1 a move drops no sum it could play",
         "R6.1 R6.2 R6.3 R7.1 R7.3",
@@ -441,4 +409,7 @@ STEP_PROPERTIES: tuple[StepProperty, ...] = (
 
 
 #: Every property: the invariants, then the properties of single transitions.
-PROPERTIES: tuple[Invariant | StepProperty, ...] = (*INVARIANTS, *STEP_PROPERTIES)
+PROPERTIES: tuple[Invariant[Model, Vars, Vars] | StepProperty[Model, Step], ...] = (
+    *INVARIANTS,
+    *STEP_PROPERTIES,
+)

@@ -30,8 +30,8 @@ from cantstop import (
     format_state,
     roll_outcomes,
 )
-from proofs.kit.solver import PY
-from proofs.kit.verdicts import LinkReport
+from dicekit.proofs.solver import PY
+from dicekit.proofs.verdicts import LinkReport
 from proofs.model import Model
 from proofs.render import moves_text
 from proofs.state import DECIDE, Config, Vars

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from cantstop.board import STANDARD_HEIGHTS
 from cantstop.config import Rules, Variant
-from proofs.kit.solver import Term
+from dicekit.proofs.solver import Term
 
 __all__ = [
     "CHOOSE",

@@ -2,33 +2,34 @@
 
 The groups, in the order they run (:data:`SUITE`):
 
-- ``induction``: the invariants and step properties (:func:`proofs.checks.prove_all`);
-- ``non-vacuity``: witnesses for every premise (:func:`proofs.checks.prove_all`
-  yields those of each configuration and transition;
-  :func:`proofs.checks.witnesses` the focused ones per property);
+- ``induction``: the invariants and step properties (``PROOFS.prove_all`` of
+  :mod:`proofs.checks`);
+- ``non-vacuity``: witnesses for every premise (``PROOFS.prove_all`` yields
+  those of each configuration and transition; ``PROOFS.witnesses`` the
+  focused ones per property);
 - ``mutation``: every broken model is caught (:mod:`proofs.mutations`);
 - ``bmc``: traces to a bust, a double win and a win (:mod:`proofs.bmc`);
 - ``link``: engine and model agree (:mod:`proofs.link`, :mod:`proofs.situations`).
 
-Running them, the table and the results file are the game-neutral
-:mod:`proofs.kit.runner`'s; the names below bind them to this suite.
+Running them, the table and the results file are the layer's
+(:mod:`dicekit.proofs.runner`, :mod:`dicekit.proofs.command`); the names
+below bind them to this suite.
 """
 
 from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from cantstop import Variant, parse_state
+from dicekit.proofs.results import GROUPS, Check
+from dicekit.proofs.runner import Stage, Suite, table_line
+from dicekit.proofs.verdicts import LinkReport, agreement
 from proofs.bmc import run_bmc
-from proofs.checks import CONFIGS, prove_all, witnesses
-from proofs.kit.results import GROUPS, Check
-from proofs.kit.runner import Stage, Suite, table_line
-from proofs.kit.verdicts import LinkReport, agreement
+from proofs.checks import CONFIGS, PROOFS
 from proofs.link import ordered_rolls_reduce, random_states, transitions_agree
-from proofs.mutations import run_mutants
-from proofs.properties import PROPERTIES
+from proofs.mutations import MUTANTS
 from proofs.situations import exhaustive_moves
 
 __all__ = [
@@ -88,34 +89,47 @@ def _transitions() -> LinkReport:
 LINK_WORKERS = min(2, os.cpu_count() or 1)
 
 
+def _agree(what: str) -> Callable[[LinkReport], str]:
+    """Return the detail of a comparison that agrees: its cases, and what was compared."""
+    return lambda report: f"{report.cases} cases, engine and model agree: {what}"
+
+
 def link_checks() -> Iterator[Check]:
     """Return the checks of the link between engine and model."""
     yield agreement(
         "R4.1 ordered rolls reduce to sorted rolls",
         "2p, A, custom",
         lambda: ordered_rolls_reduce([parse_state(t) for t in REDUCTION_STATES]),
-        "all 1296 ordered rolls: the model's pairings and the engine's result "
-        "are those of the sorted roll",
+        _agree(
+            "all 1296 ordered rolls: the model's pairings and the engine's result "
+            "are those of the sorted roll"
+        ),
     )
     yield agreement(
         "R6.6 legal moves for every roll and situation",
         "2p",
         lambda: exhaustive_moves(workers=LINK_WORKERS),
-        "126 sorted rolls x all six situations of each column the roll names x free markers 0-3",
+        _agree(
+            "126 sorted rolls x all six situations of each column the roll names x free markers 0-3"
+        ),
     )
     yield agreement(
         "R6.6 legal moves for every roll and situation",
         "2p-A",
         lambda: exhaustive_moves(variant=Variant.A, workers=LINK_WORKERS),
-        "126 sorted rolls x all six situations of each column the roll names, "
-        "realised by skipping (R14.1) x free markers 0-3",
+        _agree(
+            "126 sorted rolls x all six situations of each column the roll names, "
+            "realised by skipping (R14.1) x free markers 0-3"
+        ),
     )
     yield agreement(
         "R3 transitions agree on reachable states",
         "all proof configurations",
         _transitions,
-        f"states of random games ({len(TRANSITION_SEEDS)} seeds per configuration): "
-        "roll or bust, every legal move, stop or win",
+        _agree(
+            f"states of random games ({len(TRANSITION_SEEDS)} seeds per configuration): "
+            "roll or bust, every legal move, stop or win"
+        ),
     )
 
 
@@ -124,13 +138,11 @@ SUITE = Suite(
     subject="the Can't Stop rules",
     generated_by=GENERATED_BY,
     stages=(
-        Stage(frozenset({"induction", "non-vacuity"}), prove_all),
-        Stage(frozenset({"non-vacuity"}), witnesses),
-        Stage(frozenset({"mutation"}), run_mutants),
+        *PROOFS.stages(MUTANTS),
         Stage(frozenset({"bmc"}), run_bmc),
         Stage(frozenset({"link"}), link_checks),
     ),
-    rules={**{prop.name: prop.rules for prop in PROPERTIES}, **LINK_RULES},
+    rules={**PROOFS.rules, **LINK_RULES},
 )
 
 #: The rules a check covers: those of its property (:data:`proofs.properties.PROPERTIES`),

@@ -8,7 +8,6 @@ Hypothesis-generated reachable states, and check the results file.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import json
 import math
@@ -33,16 +32,15 @@ from cantstop import (
     roll_outcomes,
 )
 from cantstop.spec import load_spec
+from dicekit.proofs.command import main
+from dicekit.proofs.results import Check
+from dicekit.proofs.solver import PY, Z3, Solver
 from proofs import suite
-from proofs.__main__ import main
 from proofs.bmc import BMC_RULES, find_trace
-from proofs.checks import CONFIGS, check_step, prove_all, witnesses
-from proofs.kit.results import Check
-from proofs.kit.runner import Stage, Suite, command
-from proofs.kit.solver import PY, Z3, Solver
+from proofs.checks import CONFIGS, PROOFS, REFUSED
 from proofs.link import ordered_rolls_reduce, transitions_agree
 from proofs.model import Model
-from proofs.mutations import MUTANTS, Mutant, run_mutants
+from proofs.mutations import MUTANTS, Mutant
 from proofs.properties import INVARIANTS, PROPERTIES, STEP_PROPERTIES, Invariant
 from proofs.render import state_text, values_of
 from proofs.situations import (
@@ -58,8 +56,7 @@ from proofs.state import TRANSITIONS, Config
 from tests.games import CONFIGS as GAME_CONFIGS
 from tests.games import random_game
 
-PROOFS = Path(__file__).resolve().parent.parent / "proofs"
-RESULTS = PROOFS / "results.json"
+RESULTS = Path(__file__).resolve().parent.parent / "proofs" / "results.json"
 
 #: Configurations cheap enough for the tests: a custom board and the standard 2-player game.
 QUICK = {name: CONFIGS[name] for name in ("2p-tiny", "2p")}
@@ -75,7 +72,7 @@ def _first_state(detail: str) -> str:
 
 @pytest.fixture(scope="module")
 def quick_checks() -> list[Check]:
-    return list(prove_all(QUICK))
+    return list(PROOFS.prove_all(QUICK))
 
 
 def test_every_invariant_and_step_property_is_proved(quick_checks: list[Check]) -> None:
@@ -111,7 +108,7 @@ def test_every_premise_has_a_witness_the_engine_accepts(quick_checks: list[Check
 def test_every_property_has_a_focused_witness() -> None:
     """Non-vacuity: for each transition and property, a premise state where it has a say."""
     configs = {name: CONFIGS[name] for name in ("2p-tiny", "2p-A", "3p-B")}
-    found = list(witnesses(configs))
+    found = list(PROOFS.witnesses(configs))
     for check in found:
         assert check.result == "witness", check.detail
         parse_state(_first_state(check.detail.removeprefix("(no state in focus; premises only) ")))
@@ -130,7 +127,7 @@ def test_every_property_has_a_focused_witness() -> None:
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m.property.split()[0]}-{m.mutation}")
 def test_every_mutant_is_caught(mutant: Mutant) -> None:
     """A broken model gives a counterexample, printed in the notation; the real model does not."""
-    (check,) = run_mutants((mutant,))
+    (check,) = PROOFS.run_mutants((mutant,))
     print(check.detail)
     assert check.result == "caught", check.detail
     assert " --" in check.detail
@@ -141,12 +138,13 @@ def test_every_mutant_is_caught(mutant: Mutant) -> None:
     if isinstance(prop, Invariant):
         # The state after the broken transition is one the engine refuses.
         assert "[not a valid state" in check.detail.split("-->")[-1]
-    if isinstance(mutant.config, Config):
+    if mutant.config in REFUSED:
         with pytest.raises(CantStopError) as error:
-            mutant.config.rules()
+            REFUSED[mutant.config].rules()
         assert error.value.rule == "R15.4"  # type: ignore[attr-defined]
     else:
-        outcome, text = check_step(Model(CONFIGS[mutant.config], Z3), mutant.transition, prop)
+        model = Model(CONFIGS[mutant.config], Z3)
+        outcome, text = PROOFS.check_step(model, mutant.transition, prop)
         assert outcome.status == "unsat", text
 
 
@@ -382,47 +380,12 @@ def test_the_command_writes_results_and_exits_zero(
 ) -> None:
     """``python -m proofs --group bmc --json PATH`` prints a table and writes the file."""
     path = tmp_path / "results.json"
-    assert main(["--group", "bmc", "--json", str(path)]) == 0
+    assert main("proofs", ["--group", "bmc", "--json", str(path)]) == 0
     out = capsys.readouterr().out
     assert "witness" in out
     assert "3 checks, 0 failed" in out
     data = json.loads(path.read_text())
     assert [c["group"] for c in data["checks"]] == ["bmc"] * 3
-
-
-def test_the_command_exits_non_zero_on_a_failure(capsys: pytest.CaptureFixture[str]) -> None:
-    """Any counterexample or unknown makes the command fail, and the table marks it."""
-
-    def failing() -> list[Check]:
-        return [Check("x | move | 2p", "induction", "x", "move", "2p", "unknown", 0.0, "gave up")]
-
-    broken = Suite("a broken suite", "none", (Stage(frozenset({"induction"}), failing),))
-    assert command(broken, []) == 1
-    out = capsys.readouterr().out
-    assert "1 checks, 1 failed" in out
-    assert out.startswith("! unknown ")
-    assert "    gave up" in out  # a failure's detail is printed without -v
-
-
-def test_the_runner_runs_only_the_stages_of_the_groups_asked_for() -> None:
-    """A stage runs when one of its groups is asked for; only checks of those groups come out."""
-    ran: list[str] = []
-
-    def stage(name: str, *groups: str) -> Stage:
-        def work() -> list[Check]:
-            ran.append(name)
-            return [Check(f"{name} {g}", g, name, None, "c", "witness", 0.0) for g in groups]
-
-        return Stage(frozenset(groups), work)
-
-    both = stage("proofs", "induction", "non-vacuity")
-    bmc = stage("traces", "bmc")
-    runs = Suite("a test suite", "none", (both, bmc))
-    found = [c.name for c in runs.run(["non-vacuity"])]
-    assert found == ["proofs non-vacuity"]
-    assert ran == ["proofs"]
-    with pytest.raises(ValueError, match="unknown groups \\['proof'\\]"):
-        list(runs.run(["proof"]))
 
 
 def test_the_results_file_is_complete_and_passing() -> None:
@@ -477,35 +440,3 @@ def test_every_rule_a_proof_names_is_in_the_spec() -> None:
         named |= set(rules)
     assert named
     assert named <= spec_rules, sorted(named - spec_rules)
-
-
-def imported(path: Path) -> set[str]:
-    """Return the top-level packages the module at ``path`` imports."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module.split(".")[0])
-    return found
-
-
-def test_the_generic_machinery_imports_no_game_and_z3_only_in_the_solver() -> None:
-    """proofs/kit knows no game; z3 is imported by proofs/kit/solver.py and nowhere else."""
-    kit = sorted((PROOFS / "kit").glob("*.py"))
-    assert {p.name for p in kit} >= {"solver.py", "results.py", "verdicts.py", "runner.py"}
-    for path in kit:
-        assert not imported(path) & {"cantstop", "dicekit"}, path.name
-        for name in imported(path):
-            if name == "proofs":
-                text = path.read_text(encoding="utf-8")
-                assert "from proofs.kit." in text
-                assert not [
-                    line
-                    for line in text.splitlines()
-                    if line.startswith("from proofs.") and not line.startswith("from proofs.kit.")
-                ], path.name
-    users = sorted(
-        p.relative_to(PROOFS).as_posix() for p in PROOFS.rglob("*.py") if "z3" in imported(p)
-    )
-    assert users == ["kit/solver.py"]

@@ -7,46 +7,29 @@ premise of a step is the conjunction of all invariants in the state before,
 and the transition's guard.  A witness shows a concrete state that satisfies
 the premise (and, where it can, the property's focus), so that no proof
 passes because its premise cannot hold.
+
+How the checks are asked and reported is the layer's
+(:class:`~dicekit.proofs.induction.Induction`); :class:`Proofs` says what
+the model and the premises are for the finish-line race.
 """
 
 from __future__ import annotations
 
-import builtins
 import functools
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
 
-import z3
-
-from finishline.proofs.model import (
-    TRANSITIONS,
-    Z3,
-    Config,
-    Model,
-    PlayChoice,
-    Term,
-    Vars,
-)
-from finishline.proofs.properties import (
-    INVARIANTS,
-    STEP_PROPERTIES,
-    Invariant,
-    Step,
-    StepProperty,
-)
+from dicekit.proofs.induction import Induction, Premise
+from dicekit.proofs.solver import Z3, Outcome, Term, int_var
+from finishline.proofs.model import TRANSITIONS, Config, Model, PlayChoice, Vars
+from finishline.proofs.properties import INVARIANTS, STEP_PROPERTIES, Step
 from finishline.proofs.render import describe
-from finishline.proofs.solve import Outcome, Solver
 
 __all__ = [
     "CONFIGS",
-    "Check",
-    "check_step",
+    "PROOFS",
+    "Proofs",
     "invariant_premise",
-    "premise",
-    "prove_all",
     "step_text",
     "take",
-    "witnesses",
 ]
 
 #: The configurations the proofs cover: every player count with its counters, and one counter each.
@@ -58,42 +41,6 @@ CONFIGS: dict[str, Config] = {
 }
 
 
-@dataclass
-class Check:
-    """One line of the results: what was checked, where, and how it came out."""
-
-    name: str
-    #: ``"induction"``, ``"non-vacuity"``, ``"mutation"`` or ``"link"``.
-    group: str
-    property: str
-    #: The transition, ``"init"`` for the opening state, or ``None``.
-    transition: str | None
-    config: str
-    #: ``"proved"``, ``"counterexample"``, ``"unknown"``, ``"witness"``, ``"caught"``,
-    #: ``"missed"``, ``"agree"`` or ``"disagree"``.
-    result: str
-    seconds: float
-    #: A counterexample, a witness or a summary, in the game's notation.
-    detail: str = ""
-
-    @builtins.property
-    def ok(self) -> bool:
-        """Whether this result is the one expected for its group."""
-        expected = {
-            "induction": "proved",
-            "non-vacuity": "witness",
-            "mutation": "caught",
-            "link": "agree",
-        }
-        return self.result == expected[self.group]
-
-    def as_json(self) -> dict[str, object]:
-        """Return the check as a JSON object (the rows of ``results.json``)."""
-        data = asdict(self)
-        data["seconds"] = round(self.seconds, 3)
-        return data
-
-
 def invariant_premise(model: Model, s: Vars) -> Term:
     """Return the conjunction of every invariant, for state ``s``."""
     return model.ops.all(inv.holds(model, s) for inv in INVARIANTS)
@@ -102,7 +49,7 @@ def invariant_premise(model: Model, s: Vars) -> Term:
 def _choice(name: str) -> PlayChoice:
     return PlayChoice(
         *(
-            z3.Int(f"{name}.{part}")
+            int_var(f"{name}.{part}")
             for part in ("order", "kind1", "row1", "col1", "kind2", "row2", "col2")
         )
     )
@@ -111,7 +58,7 @@ def _choice(name: str) -> PlayChoice:
 def take(model: Model, s: Vars, transition: str, name: str = "a") -> Step:
     """Return ``transition`` taken from ``s`` with fresh symbolic choices."""
     if transition in ("roll", "forfeit"):
-        dice = (z3.Int(f"{name}.d1"), z3.Int(f"{name}.d2"))
+        dice = (int_var(f"{name}.d1"), int_var(f"{name}.d2"))
         t = model.roll(s, dice) if transition == "roll" else model.forfeit(s, dice)
         return Step(transition, s, t.after, t.guard)
     if transition == "play":
@@ -119,186 +66,47 @@ def take(model: Model, s: Vars, transition: str, name: str = "a") -> Step:
         t = model.play(s, choice)
         return Step(transition, s, t.after, t.guard, choice)
     if transition == "sideways":
-        t = model.sideways(s, z3.Int(f"{name}.row"), z3.Int(f"{name}.col"), z3.Int(f"{name}.to"))
+        t = model.sideways(s, int_var(f"{name}.row"), int_var(f"{name}.col"), int_var(f"{name}.to"))
         return Step(transition, s, t.after, t.guard)
     if transition == "double":
-        t = model.double(s, z3.Int(f"{name}.row"), z3.Int(f"{name}.col"))
+        t = model.double(s, int_var(f"{name}.row"), int_var(f"{name}.col"))
         return Step(transition, s, t.after, t.guard)
     raise ValueError(f"no transition {transition!r}")
 
 
-def premise(model: Model, transition: str) -> tuple[Solver, Step]:
-    """Return a solver holding the premise of the induction step for ``transition``."""
-    step = take(model, model.fresh("s"), transition)
-    solver = Solver()
-    solver.add(invariant_premise(model, step.before), step.guard)
-    return solver, step
-
-
 def step_text(model: Model, found: Outcome, step: Step) -> str:
     """Return ``before --(transition)--> after`` in the notation, from a satisfying assignment."""
-    before = describe(model.config, found.state(step.before))
-    after = describe(model.config, found.state(step.after))
+    before = describe(model.config, step.before.map(found.value))
+    after = describe(model.config, step.after.map(found.value))
     return f"{before} --({step.transition})--> {after}"
 
 
 def _state_text(config: Config, s: Vars, found: Outcome) -> str:
-    return describe(config, found.state(s))
+    return describe(config, s.map(found.value))
 
 
-def _result(outcome: Outcome, text: str, rules: str) -> tuple[str, str]:
-    if outcome.status == "unsat":
-        return "proved", f"covers {rules}"
-    if outcome.status == "sat":
-        return "counterexample", text
-    return "unknown", f"the solver gave up: {outcome.reason}"
+class Proofs(Induction[Config, Model, Vars, Step]):
+    """The proofs of the finish-line race: the symbolic model and the premises."""
+
+    mutant_name = "mutant {mutation}"
+    timeout_ms = 120_000
+
+    def model(self, config: Config, mutations: frozenset[str] = frozenset()) -> Model:
+        """Return the symbolic model of ``config``, with any mistakes switched on."""
+        return Model(config, Z3, mutations)
+
+    def opening(self, model: Model) -> Premise[Vars]:
+        """Return a solver holding the opening states (any first player), and the state."""
+        show = functools.partial(_state_text, model.config)
+        return self.any_first_player(model.initial, model.config.players, show)
+
+    def premise(self, model: Model, transition: str) -> Premise[Step]:
+        """Return a solver holding every invariant before ``transition`` and its guard."""
+        step = take(model, model.fresh("s"), transition)
+        solver = self.solver()
+        solver.add(invariant_premise(model, step.before), step.guard)
+        return Premise(solver, step, functools.partial(step_text, model, step=step))
 
 
-def _initial(model: Model) -> tuple[Vars, Term]:
-    player = z3.Int("init.player")
-    return model.initial(player), model.ops.all([player >= 0, player < model.config.players])
-
-
-def check_init(model: Model, inv: Invariant) -> tuple[Outcome, str]:
-    """Check ``inv`` in every opening state; return the outcome and any counterexample."""
-    s, condition = _initial(model)
-    solver = Solver()
-    solver.add(condition)
-    outcome = solver.check(model.ops.not_(inv.holds(model, s)))
-    text = describe(model.config, outcome.state(s)) if outcome.status == "sat" else ""
-    return outcome, text
-
-
-def check_step(
-    model: Model, transition: str, prop: Invariant | StepProperty
-) -> tuple[Outcome, str]:
-    """Check one induction step or step property; return the outcome and any counterexample."""
-    solver, step = premise(model, transition)
-    goal = prop.holds(model, step.after) if isinstance(prop, Invariant) else prop.holds(model, step)
-    outcome = solver.check(model.ops.not_(goal))
-    text = step_text(model, outcome, step) if outcome.status == "sat" else ""
-    return outcome, text
-
-
-def prove_all(configs: dict[str, Config] | None = None) -> Iterator[Check]:
-    """Run every induction check of every configuration, with a premise witness per transition."""
-    for config_name, config in (configs or CONFIGS).items():
-        model = Model(config, Z3)
-        s, condition = _initial(model)
-        solver = Solver()
-        solver.add(condition)
-        yield _witness(
-            solver,
-            True,
-            "premises",
-            "init",
-            config_name,
-            functools.partial(_state_text, config, s),
-        )
-        for inv in INVARIANTS:
-            outcome, text = check_init(model, inv)
-            result, detail = _result(outcome, text, inv.rules)
-            yield Check(
-                f"{inv.name} | init | {config_name}",
-                "induction",
-                inv.name,
-                "init",
-                config_name,
-                result,
-                outcome.seconds,
-                detail,
-            )
-        for transition in TRANSITIONS:
-            solver, step = premise(model, transition)
-            yield _witness(
-                solver,
-                True,
-                "premises",
-                transition,
-                config_name,
-                functools.partial(step_text, model, step=step),
-            )
-            goals = [(inv.name, inv.rules, inv.holds(model, step.after)) for inv in INVARIANTS]
-            goals += [
-                (p.name, p.rules, p.holds(model, step))
-                for p in STEP_PROPERTIES
-                if transition in p.transitions
-            ]
-            for name, rules, goal in goals:
-                outcome = solver.check(model.ops.not_(goal))
-                text = step_text(model, outcome, step) if outcome.status == "sat" else ""
-                result, detail = _result(outcome, text, rules)
-                yield Check(
-                    f"{name} | {transition} | {config_name}",
-                    "induction",
-                    name,
-                    transition,
-                    config_name,
-                    result,
-                    outcome.seconds,
-                    detail,
-                )
-
-
-def witnesses(configs: dict[str, Config] | None = None) -> Iterator[Check]:
-    """Focused witnesses: per property and transition, a premise state where it says something.
-
-    Each property is shown on the first configuration, with its focus: for
-    an invariant, in the state before or after; for a step property, on the
-    step.  Where the focus cannot hold, the detail says the premises alone
-    were satisfied.
-    """
-    configs = configs or CONFIGS
-    config_name, config = next(iter(configs.items()))
-    model = Model(config, Z3)
-    for transition in TRANSITIONS:
-        solver, step = premise(model, transition)
-        props: list[Invariant | StepProperty] = [*INVARIANTS, *STEP_PROPERTIES]
-        for prop in props:
-            if isinstance(prop, Invariant):
-                focus = model.ops.any(
-                    [prop.focus(model, step.before), prop.focus(model, step.after)]
-                )
-            elif transition in prop.transitions:
-                focus = prop.focus(model, step)
-            else:
-                continue
-            yield _witness(
-                solver,
-                focus,
-                prop.name,
-                transition,
-                config_name,
-                functools.partial(step_text, model, step=step),
-            )
-
-
-def _witness(
-    solver: Solver,
-    focus: Term,
-    name: str,
-    transition: str,
-    config_name: str,
-    show: Callable[[Outcome], str],
-) -> Check:
-    outcome = solver.check(focus)
-    seconds = outcome.seconds
-    note = ""
-    if outcome.status != "sat":
-        outcome = solver.check()
-        seconds += outcome.seconds
-        note = "(no state in focus; premises only) "
-    if outcome.status == "sat":
-        result, detail = "witness", note + show(outcome)
-    else:
-        result, detail = "unknown", f"the premises cannot be satisfied ({outcome.status})"
-    return Check(
-        f"witness {name} | {transition} | {config_name}",
-        "non-vacuity",
-        name,
-        transition,
-        config_name,
-        result,
-        seconds,
-        detail,
-    )
+#: The proofs of every configuration of :data:`CONFIGS`.
+PROOFS = Proofs(CONFIGS, TRANSITIONS, INVARIANTS, STEP_PROPERTIES)

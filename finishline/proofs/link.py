@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
+from dicekit.proofs.verdicts import LinkReport
 from finishline import Config as EngineConfig
 from finishline import Phase, Roll, State, format_action, format_state, new_game
 from finishline.board import CELLS
@@ -32,7 +32,6 @@ from finishline.proofs.model import BOARD, MOVE, NONE, PLACE, PY, Config, Model,
 from finishline.proofs.render import state_text, values_of
 
 __all__ = [
-    "LinkReport",
     "action_text",
     "actions_agree",
     "engine_config",
@@ -44,19 +43,6 @@ __all__ = [
 ]
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-
-
-@dataclass
-class LinkReport:
-    """What a link check compared, and every disagreement found."""
-
-    cases: int
-    disagreements: list[str]
-
-    @property
-    def agree(self) -> bool:
-        """Whether engine and model agreed on every case."""
-        return not self.disagreements
 
 
 def random_states(config: EngineConfig, seeds: Iterable[int]) -> Iterator[State]:

@@ -1,7 +1,8 @@
 """The rules of the finish-line race as formulas, over z3 terms or Python values.
 
-The rules are written once, in :class:`Model`, over a few operations
-(:class:`Ops`: if-then-else, and, or, not, sum).  Two backends evaluate them:
+The rules are written once, in :class:`Model`, over a few operations (the
+layer's :class:`~dicekit.proofs.solver.Ops`: if-then-else, and, or, not,
+sum).  Two backends evaluate them:
 :data:`Z3` builds z3 terms, so that a state can be symbolic and a proof
 covers every state at once; :data:`PY` evaluates plain Python values, so that
 the very same formulas can be compared with the engine on concrete states.
@@ -32,9 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-import z3
-
-from finishline.proofs.ops import PY, Z3, Ops, Term, z3_version
+from dicekit.proofs.solver import PY, Z3, Ops, Term, bool_var, int_var
 
 __all__ = [
     "BOARD",
@@ -52,7 +51,6 @@ __all__ = [
     "Term",
     "Transition",
     "Vars",
-    "z3_version",
 ]
 
 #: The cells, hand and across left by a step of a play.
@@ -106,6 +104,18 @@ class Vars:
             out += [own[g] for g in GRID]
         return [*out, *self.hand, *self.across, *self.played]
 
+    def map(self, value: Callable[[Term], Term]) -> Vars:
+        """Return the state with ``value`` applied to every value (such as a solver's answer)."""
+        return Vars(
+            player=value(self.player),
+            phase=value(self.phase),
+            dice=(value(self.dice[0]), value(self.dice[1])),
+            cells=tuple({g: value(v) for g, v in own.items()} for own in self.cells),
+            hand=tuple(value(h) for h in self.hand),
+            across=tuple(value(a) for a in self.across),
+            played=tuple(value(f) for f in self.played),
+        )
+
 
 class Transition(NamedTuple):
     """One transition: when it can be taken, and the state after it."""
@@ -156,13 +166,13 @@ class Model:
         """Return a state of fresh z3 variables named after ``name``."""
         n = self.config.players
         return Vars(
-            player=z3.Int(f"{name}.player"),
-            phase=z3.Int(f"{name}.phase"),
-            dice=(z3.Int(f"{name}.d1"), z3.Int(f"{name}.d2")),
-            cells=tuple({g: z3.Int(f"{name}.p{p}.{g[0]}{g[1]}") for g in GRID} for p in range(n)),
-            hand=tuple(z3.Int(f"{name}.hand{p}") for p in range(n)),
-            across=tuple(z3.Int(f"{name}.across{p}") for p in range(n)),
-            played=tuple(z3.Bool(f"{name}.played{p}") for p in range(n)),
+            player=int_var(f"{name}.player"),
+            phase=int_var(f"{name}.phase"),
+            dice=(int_var(f"{name}.d1"), int_var(f"{name}.d2")),
+            cells=tuple({g: int_var(f"{name}.p{p}.{g[0]}{g[1]}") for g in GRID} for p in range(n)),
+            hand=tuple(int_var(f"{name}.hand{p}") for p in range(n)),
+            across=tuple(int_var(f"{name}.across{p}") for p in range(n)),
+            played=tuple(bool_var(f"{name}.played{p}") for p in range(n)),
         )
 
     def initial(self, player: Term) -> Vars:

@@ -6,14 +6,15 @@ that satisfies all the invariants (their conjunction is the premise of each
 step).  A :class:`StepProperty` is a statement about one transition taken
 from such a state.  Each names the spec rules it covers
 (``finishline/spec/rules/``) and a *focus*: a situation in which it has
-something to say, for the non-vacuity witnesses.
+something to say, for the non-vacuity witnesses.  Both classes are the
+layer's (:mod:`dicekit.proofs.properties`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from dicekit.proofs.properties import Invariant, StepProperty
 from finishline.proofs.model import BOARD, CHOOSE, GRID, OVER, ROLL, Model, PlayChoice, Term, Vars
 
 __all__ = ["INVARIANTS", "PROPERTIES", "STEP_PROPERTIES", "Invariant", "Step", "StepProperty"]
@@ -29,27 +30,6 @@ class Step:
     guard: Term
     #: The choices of a play, or ``None`` for the other transitions.
     choice: PlayChoice | None = None
-
-
-@dataclass(frozen=True)
-class Invariant:
-    """A statement about every reachable state."""
-
-    name: str
-    rules: str
-    holds: Callable[[Model, Vars], Term]
-    focus: Callable[[Model, Vars], Term]
-
-
-@dataclass(frozen=True)
-class StepProperty:
-    """A statement about every transition from a state that satisfies the invariants."""
-
-    name: str
-    rules: str
-    transitions: tuple[str, ...]
-    holds: Callable[[Model, Step], Term]
-    focus: Callable[[Model, Step], Term]
 
 
 def _on_board(m: Model, s: Vars, p: int) -> Term:
@@ -127,7 +107,7 @@ def _played_before(m: Model, s: Vars) -> Term:
 
 
 #: The invariants, proven together by induction.
-INVARIANTS: tuple[Invariant, ...] = (
+INVARIANTS: tuple[Invariant[Model, Vars, Vars], ...] = (
     Invariant(
         "R12.3 counters are conserved: hand + board + across = counters",
         "R12.3 R1.3 R5.1 R6.5",
@@ -219,7 +199,7 @@ def _won_exactly_when_all_across(m: Model, step: Step) -> Term:
 
 
 #: The properties of single transitions.
-STEP_PROPERTIES: tuple[StepProperty, ...] = (
+STEP_PROPERTIES: tuple[StepProperty[Model, Step], ...] = (
     StepProperty(
         "R6.4 no counter moves into an occupied cell",
         "R6.4 R1.4 R5.2 R7.1 R8.3",
@@ -251,4 +231,7 @@ STEP_PROPERTIES: tuple[StepProperty, ...] = (
 )
 
 #: Every property, invariants first.
-PROPERTIES: tuple[Invariant | StepProperty, ...] = (*INVARIANTS, *STEP_PROPERTIES)
+PROPERTIES: tuple[Invariant[Model, Vars, Vars] | StepProperty[Model, Step], ...] = (
+    *INVARIANTS,
+    *STEP_PROPERTIES,
+)

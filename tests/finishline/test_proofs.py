@@ -25,10 +25,11 @@ from tests.extras import reason
 
 pytest.importorskip("z3", reason=reason("z3"))
 
+from dicekit.proofs.command import main
+from dicekit.proofs.results import Check
 from dicekit.spec import load_game_spec
 from finishline import GAME, Phase, Roll, State, parse_state
-from finishline.proofs.__main__ import main
-from finishline.proofs.checks import CONFIGS, Check, check_step, prove_all, witnesses
+from finishline.proofs.checks import CONFIGS, PROOFS
 from finishline.proofs.link import (
     action_text,
     actions_agree,
@@ -46,7 +47,7 @@ from finishline.proofs.suite import (
     LINK_RULES,
     NEAREST_STATES,
     RESULTS,
-    check_rules,
+    SUITE,
     link_states,
 )
 from finishline.strategies import reachable_states
@@ -62,7 +63,7 @@ def _before(detail: str) -> str:
 
 @functools.cache
 def _small_checks() -> list[Check]:
-    return list(prove_all(SMALL))
+    return list(PROOFS.prove_all(SMALL))
 
 
 def test_every_check_proves_on_one_counter_each() -> None:
@@ -84,7 +85,7 @@ def test_premise_witnesses_are_states_the_engine_accepts() -> None:
 
 def test_focused_witnesses() -> None:
     """Each property has, on some transition, a witness in its focus; each witness is a state."""
-    checks = list(witnesses())
+    checks = list(PROOFS.witnesses())
     assert all(c.ok for c in checks)
     focused = {c.property for c in checks if not c.detail.startswith("(no state in focus")}
     assert focused == {p.name for p in PROPERTIES}
@@ -98,7 +99,9 @@ def command_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     path = tmp_path_factory.mktemp("proofs") / "results.json"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = main(["--group", "mutation", "--group", "link", "--json", str(path)])
+        status = main(
+            "finishline.proofs", ["--group", "mutation", "--group", "link", "--json", str(path)]
+        )
     checks = json.loads(path.read_text())["checks"]
     return {"status": status, "out": out.getvalue(), "checks": checks}
 
@@ -167,7 +170,7 @@ def test_the_unbroken_model_proves_each_mutants_check(mutant: object) -> None:
     """Without the mistake, the very check that caught the mutant proves the property."""
     prop = next(p for p in PROPERTIES if p.name == mutant.property)  # type: ignore[attr-defined]
     model = Model(CONFIGS[mutant.config], Z3)  # type: ignore[attr-defined]
-    outcome, _ = check_step(model, mutant.transition, prop)  # type: ignore[attr-defined]
+    outcome, _ = PROOFS.check_step(model, mutant.transition, prop)  # type: ignore[attr-defined]
     assert outcome.status == "unsat"
 
 
@@ -245,7 +248,7 @@ def test_results_file() -> None:
 def test_check_rules_of_a_premise_witness_is_empty() -> None:
     """A premises witness covers no rule; a property's check covers the property's rules."""
     witness = next(c for c in _small_checks() if c.group == "non-vacuity")
-    assert check_rules(witness) == []
+    assert SUITE.check_rules(witness) == []
 
 
 def test_move_choice_none_needs_no_cell() -> None:

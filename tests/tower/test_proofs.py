@@ -10,24 +10,26 @@ from pathlib import Path
 
 import pytest
 
-z3 = pytest.importorskip("z3")
+from tests.extras import require
 
+require("z3")
+
+from dicekit.proofs.results import Check  # noqa: E402
+from dicekit.proofs.solver import Outcome  # noqa: E402
 from tests.tower.test_spec import RULES  # noqa: E402
 from tower import Phase, State, make_config  # noqa: E402
 from tower.proofs.checks import (  # noqa: E402
     CONFIGS,
-    Check,
+    PROOFS,
     check_property,
     model_for,
     premise,
-    prove_all,
-    witnesses,
 )
 from tower.proofs.link import LinkReport, model_of, reachable_agree, state_agrees  # noqa: E402
-from tower.proofs.model import AnyBoard, Model, Outcome, Vars  # noqa: E402
-from tower.proofs.mutations import MUTANTS, run_mutants  # noqa: E402
+from tower.proofs.model import AnyBoard, Model, Vars  # noqa: E402
+from tower.proofs.mutations import MUTANTS  # noqa: E402
 from tower.proofs.properties import INVARIANTS, PROPERTIES, STEP_PROPERTIES, TRANSITIONS  # noqa: E402
-from tower.proofs.suite import GENERATED_BY, check_rules  # noqa: E402
+from tower.proofs.suite import GENERATED_BY, SUITE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "tower" / "proofs" / "results.json"
@@ -35,20 +37,20 @@ RESULTS = ROOT / "tower" / "proofs" / "results.json"
 
 @cache
 def proved() -> list[Check]:
-    """Return the proofs and premise witnesses (``prove_all``), run once for every test."""
-    return list(prove_all())
+    """Return the proofs and premise witnesses (``PROOFS.prove_all``), run once for every test."""
+    return list(PROOFS.prove_all())
 
 
 @cache
 def witnessed() -> list[Check]:
-    """Return the focus witnesses (``witnesses``), run once for every test."""
-    return list(witnesses())
+    """Return the focus witnesses (``PROOFS.witnesses``), run once for every test."""
+    return list(PROOFS.witnesses())
 
 
 @cache
 def mutated() -> list[Check]:
-    """Return the mutants' results (``run_mutants``), run once for every test."""
-    return list(run_mutants())
+    """Return the mutants' results (``PROOFS.run_mutants``), run once for every test."""
+    return list(PROOFS.run_mutants(MUTANTS))
 
 
 def test_every_property_is_proved_on_every_shape_and_board() -> None:
@@ -120,7 +122,8 @@ def test_witnesses_on_the_small_board_are_states_the_engine_accepts(shape: str) 
     cases += [(p.name, "move", p.focus) for p in PROPERTIES if p.focus is not None]
     missing = []
     for name, transition, focus in cases:
-        solver, step = premise(model, transition, 0)
+        asked = premise(model, transition, 0)
+        solver, step = asked.solver, asked.subject
         solver.add(*_small_board(model))
         found = solver.check(*([] if focus is None else [focus(model, step)]))  # type: ignore[operator]
         if found.status != "sat":
@@ -177,7 +180,7 @@ def test_the_results_file_is_current_and_all_ok() -> None:
     assert [n for n in names if not n.startswith("R5.5")] == current
     for check in data["checks"]:
         fields = {k: v for k, v in check.items() if k != "rules"}
-        assert check["rules"] == check_rules(Check(**fields))
+        assert check["rules"] == SUITE.check_rules(Check(**fields))
 
 
 def test_the_command() -> None:

@@ -11,75 +11,49 @@ A non-vacuity witness is a concrete state (on a concrete assignment of the
 symbolic board) that satisfies the premises, and for each property its
 *focus*: a capture while the tower holds a stone, a stone landing beside its
 twin, a move onto another player's obstacle, a stone entering its goal.
+
+How the checks are asked and reported is the layer's
+(:class:`~dicekit.proofs.induction.Induction`); :class:`Proofs` says what
+the model and the premises are here, and asks each question once per
+player.
 """
 
 from __future__ import annotations
 
-import builtins
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
-import z3
-
-from tower.proofs.model import (
-    CHOOSE,
-    THROW,
-    Z3,
-    AnyBoard,
-    Model,
-    Outcome,
-    Shape,
-    Solver,
-    Term,
-    Vars,
-)
+from dicekit.proofs.induction import Induction, Premise
+from dicekit.proofs.properties import Invariant, StepProperty
+from dicekit.proofs.results import Check
+from dicekit.proofs.solver import Z3, Outcome, Solver, Term, int_var, readable
+from dicekit.proofs.verdicts import witness
+from tower.proofs.model import CHOOSE, THROW, AnyBoard, Model, Shape, Vars
 from tower.proofs.properties import (
     INVARIANTS,
     PROPERTIES,
     SIX_FREES,
     STEP_PROPERTIES,
     TRANSITIONS,
-    Invariant,
     Step,
-    StepProperty,
 )
 
-__all__ = ["CONFIGS", "Check", "check_property", "describe", "premise", "prove_all", "witnesses"]
+__all__ = [
+    "CONFIGS",
+    "PROOFS",
+    "Proofs",
+    "check_property",
+    "describe",
+    "model_for",
+    "premise",
+]
 
 #: The shapes of game the proofs cover, each on every board.
 CONFIGS: dict[str, Shape] = {"2p": Shape(2, 2), "3p": Shape(3, 2), "4p": Shape(4, 1)}
 
-_EXPECTED = {
-    "induction": "proved",
-    "non-vacuity": "witness",
-    "mutation": "caught",
-    "link": "agree",
-}
-
-
-@dataclass
-class Check:
-    """One line of the results: what was checked, where, and how it came out."""
-
-    name: str
-    group: str
-    property: str
-    transition: str | None
-    config: str
-    result: str
-    seconds: float
-    detail: str = ""
-
-    @builtins.property
-    def ok(self) -> bool:
-        """Whether this result is the one expected for its group."""
-        return self.result == _EXPECTED[self.group]
-
-    def as_json(self) -> dict[str, object]:
-        """Return the check as a JSON object (the format of ``tower/proofs/results.json``)."""
-        data = asdict(self)
-        data["seconds"] = round(self.seconds, 3)
-        return data
+#: A property as the checks take it.
+_Property = Invariant[Model, Vars, Step] | StepProperty[Model, Step]
 
 
 def model_for(shape: Shape, mutations: frozenset[str] = frozenset()) -> Model:
@@ -87,7 +61,7 @@ def model_for(shape: Shape, mutations: frozenset[str] = frozenset()) -> Model:
     return Model(shape, AnyBoard(shape.players), Z3, mutations)
 
 
-def premise(model: Model, transition: str, me: int) -> tuple[Solver, Step]:
+def premise(model: Model, transition: str, me: int) -> Premise[Step]:
     """Return a solver holding the premise of ``transition`` taken by ``me``, and the step."""
     board = model.board
     assert isinstance(board, AnyBoard)
@@ -96,18 +70,21 @@ def premise(model: Model, transition: str, me: int) -> tuple[Solver, Step]:
     s = model.fresh("s")
     solver.add(s.player == me, *(inv.holds(model, s) for inv in INVARIANTS))
     if transition == "move":
-        choice = z3.Int("choice")
+        choice = int_var("choice")
         moving = model.moving(s, me, choice)
         solver.add(s.phase == CHOOSE, choice >= 0, choice < len(model.choices()), moving.legal)
-        return solver, Step(transition, me, s, model.moved(s, me, moving), moving)
-    a, b = z3.Int("throw.a"), z3.Int("throw.b")
-    thrown = model.thrown(s, me, a, b)
-    solver.add(s.phase == THROW, a >= 1, a <= 6, b >= 1, b <= 6)
-    if transition == "throw":
-        solver.add(model.any_move(thrown, me))
-        return solver, Step(transition, me, s, thrown, None)
-    solver.add(model.ops.not_(model.any_move(thrown, me)))
-    return solver, Step(transition, me, s, model.forfeited(thrown, me), None)
+        step = Step(transition, me, s, model.moved(s, me, moving), moving)
+    else:
+        a, b = int_var("throw.a"), int_var("throw.b")
+        thrown = model.thrown(s, me, a, b)
+        solver.add(s.phase == THROW, a >= 1, a <= 6, b >= 1, b <= 6)
+        if transition == "throw":
+            solver.add(model.any_move(thrown, me))
+            step = Step(transition, me, s, thrown, None)
+        else:
+            solver.add(model.ops.not_(model.any_move(thrown, me)))
+            step = Step(transition, me, s, model.forfeited(thrown, me), None)
+    return Premise(solver, step, functools.partial(step_text, model, step=step), _tidy(model, step))
 
 
 def describe(model: Model, found: Outcome, s: Vars) -> str:
@@ -159,102 +136,96 @@ def _tidy(model: Model, step: Step) -> list[Term]:
     return small
 
 
-def readable(model: Model, solver: Solver, step: Step, *goal: Term) -> Outcome:
-    """Return an assignment satisfying ``goal``, with short routes and small numbers if it can."""
-    found = solver.check(*goal, *_tidy(model, step))
-    return found if found.status == "sat" else solver.check(*goal)
-
-
-def check_property(
-    model: Model, transition: str, prop: Invariant | StepProperty
-) -> tuple[Outcome, str]:
+def check_property(model: Model, transition: str, prop: _Property) -> tuple[Outcome, str]:
     """Check ``prop`` on ``transition`` for every player: the outcome and any counterexample."""
     total = 0.0
     for me in range(model.shape.players):
-        solver, step = premise(model, transition, me)
+        asked = premise(model, transition, me)
+        step = asked.subject
         goal = (
             prop.holds(model, step.after)
             if isinstance(prop, Invariant)
             else prop.holds(model, step)
         )
-        outcome = solver.check(model.ops.not_(goal))
+        outcome = asked.solver.check(model.ops.not_(goal))
         total += outcome.seconds
         if outcome.status == "sat":
-            outcome = readable(model, solver, step, model.ops.not_(goal))
+            outcome = readable(asked.solver, [model.ops.not_(goal)], asked.tidy)
         if outcome.status != "unsat":
             outcome.seconds = total
-            text = step_text(model, outcome, step) if outcome.status == "sat" else outcome.reason
+            text = asked.show(outcome) if outcome.status == "sat" else outcome.reason
             return outcome, text
     return Outcome("unsat", total), ""
 
 
-def _initial_check(model: Model, inv: Invariant) -> Outcome:
-    board = model.board
-    assert isinstance(board, AnyBoard)
-    solver = Solver()
-    solver.add(*board.assumptions())
-    total = 0.0
-    for me in range(model.shape.players):
-        outcome = solver.check(model.ops.not_(inv.holds(model, model.initial(me))))
-        total += outcome.seconds
-        if outcome.status != "unsat":
-            return outcome
-    return Outcome("unsat", total)
+class Proofs(Induction[Shape, Model, Vars, Step]):
+    """The proofs of Off to the Tower: every board at once, every question asked of every player."""
 
+    mutant_name = "{mutation} | {transition} | {config}"
 
-def _verdict(outcome: Outcome, text: str, rules: str) -> tuple[str, str]:
-    if outcome.status == "unsat":
-        return "proved", f"covers {rules}"
-    if outcome.status == "sat":
-        return "counterexample", text
-    return "unknown", f"the solver gave up: {outcome.reason}"
+    def model(self, config: Shape, mutations: frozenset[str] = frozenset()) -> Model:
+        """Return the model of ``config`` on a symbolic board, with any mutations."""
+        return model_for(config, mutations)
 
+    def premise(self, model: Model, transition: str) -> Premise[Step]:
+        """Return the premise of ``transition`` taken by the first player (for its witness)."""
+        return premise(model, transition, 0)
 
-def prove_all(configs: dict[str, Shape] | None = None) -> Iterator[Check]:
-    """Run every induction check, and a witness of the premises of each transition."""
-    for name, shape in (configs or CONFIGS).items():
+    def check_opening(
+        self, model: Model, invariant: Invariant[Model, Vars, Any]
+    ) -> tuple[Outcome, str]:
+        """Check ``invariant`` in the opening state of every first player, on every board."""
+        board = model.board
+        assert isinstance(board, AnyBoard)
+        solver = Solver()
+        solver.add(*board.assumptions())
+        total = 0.0
+        for me in range(model.shape.players):
+            outcome = solver.check(model.ops.not_(invariant.holds(model, model.initial(me))))
+            total += outcome.seconds
+            if outcome.status != "unsat":
+                return outcome, "an opening state breaks it"
+        return Outcome("unsat", total), ""
+
+    def check_step(self, model: Model, transition: str, prop: _Property) -> tuple[Outcome, str]:
+        """Check ``prop`` on ``transition`` for every player (:func:`check_property`)."""
+        return check_property(model, transition, prop)
+
+    def check_on(
+        self, model: Model, transition: str, premise: Premise[Step], props: Sequence[_Property]
+    ) -> Iterator[tuple[Outcome, str]]:
+        """Check each of ``props`` on ``transition``, for every player, each on its own premise."""
+        for prop in props:
+            yield check_property(model, transition, prop)
+
+    def witnesses(self, configs: Mapping[str, Shape] | None = None) -> Iterator[Check]:
+        """For each property, a premise state of the move in which it is at stake (its focus).
+
+        On the first configuration only, and a focus that cannot be met is a
+        failure: every property here has a focus that some state meets.
+        """
+        config, shape = next(iter((configs or self.configs).items()))
         model = model_for(shape)
-        for inv in INVARIANTS:
-            outcome = _initial_check(model, inv)
-            result, detail = _verdict(outcome, "an opening state breaks it", inv.rules)
-            yield Check(
-                f"{inv.name} | init | {name}", "induction", inv.name, "init", name, result,
-                outcome.seconds, detail,
-            )  # fmt: skip
-        for transition in TRANSITIONS:
-            solver, step = premise(model, transition, 0)
-            found = readable(model, solver, step)
-            yield Check(
-                f"witness premises | {transition} | {name}", "non-vacuity", "premises",
-                transition, name, "witness" if found.status == "sat" else "vacuous",
-                found.seconds, step_text(model, found, step) if found.status == "sat" else "",
-            )  # fmt: skip
-            props: list[Invariant | StepProperty] = [*INVARIANTS]
-            props += [p for p in STEP_PROPERTIES if transition in p.transitions]
-            for prop in props:
-                outcome, text = check_property(model, transition, prop)
-                result, detail = _verdict(outcome, text, prop.rules)
-                yield Check(
-                    f"{prop.name} | {transition} | {name}", "induction", prop.name, transition,
-                    name, result, outcome.seconds, detail,
-                )  # fmt: skip
+        focused: list[tuple[str, str, Callable[[Model, Step], Term]]] = [
+            (prop.name, "move", prop.focus) for prop in PROPERTIES if prop.focus is not None
+        ]
+        focused.append(("R13.5 a move is chosen with two sorted dice", "throw", SIX_FREES))
+        focused.append(
+            ("R8.3 no six is chosen with the thrower's stone in the tower", "throw", SIX_FREES)
+        )
+        for name, transition, focus in focused:
+            asked = premise(model, transition, 0)
+            yield witness(
+                asked.solver,
+                focus(model, asked.subject),
+                name,
+                transition,
+                config,
+                asked.show,
+                asked.tidy,
+                premises_only=False,
+            )
 
 
-def witnesses(config: str = "2p") -> Iterator[Check]:
-    """For each property, a premise state of the move in which it is at stake (its focus)."""
-    model = model_for(CONFIGS[config])
-    focused: list[tuple[str, str, Callable[[Model, Step], Term]]] = [
-        (prop.name, "move", prop.focus) for prop in PROPERTIES if prop.focus is not None
-    ]
-    focused.append(("R13.5 a move is chosen with two sorted dice", "throw", SIX_FREES))
-    focused.append(
-        ("R8.3 no six is chosen with the thrower's stone in the tower", "throw", SIX_FREES)
-    )
-    for name, transition, focus in focused:
-        solver, step = premise(model, transition, 0)
-        found = readable(model, solver, step, focus(model, step))
-        yield Check(
-            f"witness {name} | {transition} | {config}", "non-vacuity", name, transition, config,
-            "witness" if found.status == "sat" else "vacuous", found.seconds,
-            step_text(model, found, step) if found.status == "sat" else "no such state",
-        )  # fmt: skip
+#: The proofs of every shape of :data:`CONFIGS`.
+PROOFS = Proofs(CONFIGS, TRANSITIONS, INVARIANTS, STEP_PROPERTIES)

@@ -21,8 +21,9 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from dicekit.proofs import verdicts
 from tower.actions import Move, Throw
 from tower.config import Config, make_config
 from tower.errors import IllegalAction
@@ -38,17 +39,11 @@ _SORTED_THROWS = [(a, b) for a, b in ORDERED_THROWS if a <= b]
 
 
 @dataclass
-class LinkReport:
-    """How many comparisons were made, how many states were met, and any disagreement."""
+class LinkReport(verdicts.LinkReport):
+    """How many comparisons were made and states met, and any disagreement."""
 
-    cases: int = 0
+    #: How many states were met.
     states: int = 0
-    disagreements: list[str] = field(default_factory=list)
-
-    @property
-    def agree(self) -> bool:
-        """Whether engine and model agreed on every case."""
-        return not self.disagreements
 
 
 def model_of(config: Config) -> Model:

@@ -1,7 +1,8 @@
-"""The rules of Off to the Tower as formulas over any board: the one module that imports z3.
+"""The rules of Off to the Tower as formulas over any board, for z3 and for plain Python.
 
-The rules are written once, in :class:`Model`, over a few operations
-(:class:`Ops`: if-then-else, and, or, not) that two backends evaluate:
+The rules are written once, in :class:`Model`, over a few operations (the
+layer's :class:`~dicekit.proofs.solver.Ops`: if-then-else, and, or, not)
+that two backends evaluate:
 :data:`Z3` builds z3 terms, so that states and boards can be symbolic and the
 solver reasons about all of them at once; :data:`PY` evaluates plain Python
 values, so that the same formulas can be compared with the engine on
@@ -28,13 +29,19 @@ lost or doubled by a broken rule, and conservation is something to prove.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
-import z3
-
+from dicekit.proofs.solver import (
+    PY,
+    Z3,
+    Ops,
+    Term,
+    bool_function,
+    bool_var,
+    int_function,
+    int_var,
+)
 from tower.config import Config
 
 __all__ = [
@@ -47,75 +54,14 @@ __all__ = [
     "BoardView",
     "Model",
     "Ops",
-    "Outcome",
     "Shape",
     "ShippedBoard",
-    "Solver",
     "Term",
     "Vars",
-    "z3_version",
 ]
-
-#: A formula or value: a z3 term under :data:`Z3`, a Python int or bool under :data:`PY`.
-Term = Any
 
 #: The phases, numbered as the model stores them (R3.4).
 THROW, CHOOSE, OVER = 0, 1, 2
-
-
-def z3_version() -> str:
-    """Return the version of the z3 solver in use, such as ``'4.15.4'``."""
-    return str(z3.get_version_string())
-
-
-class Ops(Protocol):
-    """The operations the rules are written in; see :data:`Z3` and :data:`PY`."""
-
-    def ite(self, cond: Term, then: Term, other: Term) -> Term:
-        """Return ``then`` if ``cond`` holds, else ``other``."""
-
-    def all(self, items: Iterable[Term]) -> Term:
-        """Return the conjunction of ``items`` (true when empty)."""
-
-    def any(self, items: Iterable[Term]) -> Term:
-        """Return the disjunction of ``items`` (false when empty)."""
-
-    def not_(self, item: Term) -> Term:
-        """Return the negation of ``item``."""
-
-
-class _Z3Ops:
-    def ite(self, cond: Term, then: Term, other: Term) -> Term:
-        return z3.If(cond, then, other)
-
-    def all(self, items: Iterable[Term]) -> Term:
-        return z3.And(*items)
-
-    def any(self, items: Iterable[Term]) -> Term:
-        return z3.Or(*items)
-
-    def not_(self, item: Term) -> Term:
-        return z3.Not(item)
-
-
-class _PyOps:
-    def ite(self, cond: Term, then: Term, other: Term) -> Term:
-        return then if cond else other
-
-    def all(self, items: Iterable[Term]) -> Term:
-        return all(items)
-
-    def any(self, items: Iterable[Term]) -> Term:
-        return any(items)
-
-    def not_(self, item: Term) -> Term:
-        return not item
-
-
-#: The z3 backend: formulas over symbolic states and boards.
-Z3: Ops = _Z3Ops()
-#: The Python backend: the same formulas on concrete states and boards.
-PY: Ops = _PyOps()
 
 
 @dataclass(frozen=True)
@@ -150,12 +96,10 @@ class AnyBoard:
     """
 
     def __init__(self, players: int) -> None:
-        self.fields = [z3.Function(f"field{p}", z3.IntSort(), z3.IntSort()) for p in range(players)]
-        self.lengths = [z3.Int(f"length{p}") for p in range(players)]
-        self.cross = z3.Int("crossing")
-        self.colour = [
-            z3.Function(f"again{p}", z3.IntSort(), z3.BoolSort()) for p in range(players)
-        ]
+        self.fields = [int_function(f"field{p}") for p in range(players)]
+        self.lengths = [int_var(f"length{p}") for p in range(players)]
+        self.cross = int_var("crossing")
+        self.colour = [bool_function(f"again{p}") for p in range(players)]
 
     def field(self, player: int, step: Term) -> Term:
         """Return the symbolic field on ``step``."""
@@ -263,14 +207,14 @@ class Model:
         """Return a state of fresh z3 variables."""
         n, k = self.shape.players, self.shape.stones
         return Vars(
-            player=z3.Int(f"{name}.player"),
-            phase=z3.Int(f"{name}.phase"),
-            dice=(z3.Int(f"{name}.d1"), z3.Int(f"{name}.d2")),
-            start=tuple(z3.Int(f"{name}.start{p}") for p in range(n)),
-            goal=tuple(z3.Int(f"{name}.goal{p}") for p in range(n)),
-            tower=tuple(z3.Int(f"{name}.tower{p}") for p in range(n)),
-            on=tuple(tuple(z3.Bool(f"{name}.on{p}.{i}") for i in range(k)) for p in range(n)),
-            at=tuple(tuple(z3.Int(f"{name}.at{p}.{i}") for i in range(k)) for p in range(n)),
+            player=int_var(f"{name}.player"),
+            phase=int_var(f"{name}.phase"),
+            dice=(int_var(f"{name}.d1"), int_var(f"{name}.d2")),
+            start=tuple(int_var(f"{name}.start{p}") for p in range(n)),
+            goal=tuple(int_var(f"{name}.goal{p}") for p in range(n)),
+            tower=tuple(int_var(f"{name}.tower{p}") for p in range(n)),
+            on=tuple(tuple(bool_var(f"{name}.on{p}.{i}") for i in range(k)) for p in range(n)),
+            at=tuple(tuple(int_var(f"{name}.at{p}.{i}") for i in range(k)) for p in range(n)),
         )
 
     def initial(self, player: Term) -> Vars:
@@ -445,51 +389,3 @@ class Model:
             on=tuple(tuple(row) for row in on),
             at=tuple(tuple(row) for row in at),
         )
-
-
-@dataclass
-class Outcome:
-    """What the solver said: ``sat`` (with a model), ``unsat`` or ``unknown``."""
-
-    status: str
-    seconds: float
-    model: Any = None
-    reason: str = ""
-
-    def value(self, term: Term) -> int | bool:
-        """Return the value of ``term`` in the model (a satisfying assignment)."""
-        if isinstance(term, bool | int):
-            return term
-        found = self.model.eval(term, model_completion=True)
-        if z3.is_bool(found):
-            return bool(z3.is_true(found))
-        return int(found.as_long())
-
-
-class Solver:
-    """A z3 solver with a per-query time limit, returning :class:`Outcome` values."""
-
-    def __init__(self, timeout_ms: int = 60_000) -> None:
-        tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "smt")
-        self._solver = tactic.solver()
-        self._solver.set("timeout", timeout_ms)
-
-    def add(self, *facts: Term) -> None:
-        """Assert ``facts`` for every later query."""
-        self._solver.add(*facts)
-
-    def check(self, *assumptions: Term) -> Outcome:
-        """Ask whether the asserted facts and ``assumptions`` can hold together."""
-        self._solver.push()
-        self._solver.add(*assumptions)
-        start = time.perf_counter()
-        answer = self._solver.check()
-        seconds = time.perf_counter() - start
-        try:
-            if answer == z3.sat:
-                return Outcome("sat", seconds, self._solver.model())
-            if answer == z3.unsat:
-                return Outcome("unsat", seconds)
-            return Outcome("unknown", seconds, reason=str(self._solver.reason_unknown()))
-        finally:
-            self._solver.pop()

@@ -4,8 +4,9 @@ An :class:`Invariant` is a statement about one state, proven by induction: it
 holds in every opening state, and every transition keeps it.  A
 :class:`StepProperty` is a statement about one transition, from a state that
 satisfies all invariants to the state after it.  Each names the spec rules it
-covers (``tower/spec/rules/``) and a *focus*: a condition under which it has
-something to say, for the non-vacuity witnesses.
+covers (``tower/spec/rules/``) and a *focus*: a condition on a step under
+which it has something to say, for the non-vacuity witnesses.  Both classes
+are the layer's (:mod:`dicekit.proofs.properties`).
 
 The invariants are proven together: the premise of each induction step is
 the conjunction of all of them.  Two are there to support the others: the
@@ -16,9 +17,9 @@ captures at most one stone, and the tower takes at most one).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from dicekit.proofs.properties import Invariant, StepProperty
 from tower.proofs.model import CHOOSE, OVER, THROW, Model, Moving, Term, Vars
 
 __all__ = ["INVARIANTS", "PROPERTIES", "STEP_PROPERTIES", "Invariant", "Step", "StepProperty"]
@@ -36,28 +37,6 @@ class Step:
     before: Vars
     after: Vars
     moving: Moving | None
-
-
-@dataclass(frozen=True)
-class Invariant:
-    """A statement about every reachable state."""
-
-    name: str
-    rules: str
-    holds: Callable[[Model, Vars], Term]
-    #: For each transition, a condition on the step under which the property is at stake.
-    focus: Callable[[Model, Step], Term] | None = None
-
-
-@dataclass(frozen=True)
-class StepProperty:
-    """A statement about one transition."""
-
-    name: str
-    rules: str
-    transitions: tuple[str, ...]
-    holds: Callable[[Model, Step], Term]
-    focus: Callable[[Model, Step], Term] | None = None
 
 
 def _conserved(model: Model, s: Vars) -> Term:
@@ -239,7 +218,7 @@ def _enters_goal(model: Model, step: Step) -> Term:
 
 
 #: The invariants, proven together by induction.
-INVARIANTS: tuple[Invariant, ...] = (
+INVARIANTS: tuple[Invariant[Model, Vars, Step], ...] = (
     Invariant(
         "R13.1 stones are conserved",
         "R13.1 R1.2 R7.1 R8.2 R8.3 R10.3",
@@ -291,7 +270,7 @@ INVARIANTS: tuple[Invariant, ...] = (
 )
 
 #: The properties of single transitions.
-STEP_PROPERTIES: tuple[StepProperty, ...] = (
+STEP_PROPERTIES: tuple[StepProperty[Model, Step], ...] = (
     StepProperty(
         "R9.1 no stone passes another player's obstacle",
         "R9.1 R9.2 R9.3",
@@ -309,7 +288,10 @@ STEP_PROPERTIES: tuple[StepProperty, ...] = (
 )
 
 #: Every property, invariants first.
-PROPERTIES: tuple[Invariant | StepProperty, ...] = (*INVARIANTS, *STEP_PROPERTIES)
+PROPERTIES: tuple[Invariant[Model, Vars, Step] | StepProperty[Model, Step], ...] = (
+    *INVARIANTS,
+    *STEP_PROPERTIES,
+)
 
 #: The focus of a six that frees a stone, for the throw transition's witness.
 SIX_FREES = _six_frees

@@ -1,7 +1,7 @@
 """Every check of the proofs of Off to the Tower, in groups, with the results file and the table.
 
 The groups, in the order they run: ``induction`` (the invariants and step
-properties over every board, :func:`tower.proofs.checks.prove_all`),
+properties over every board, ``PROOFS.prove_all`` of :mod:`tower.proofs.checks`),
 ``non-vacuity`` (the witnesses), ``mutation`` (every broken model is caught)
 and ``link`` (engine and model agree, :mod:`tower.proofs.link`).
 
@@ -12,40 +12,30 @@ search stops after the :data:`SAMPLE_STATES` states nearest the opening
 (breadth first, so each is compared on every throw or move), and the
 random games, which reach the late game the sample does not, are played
 on the small board with two players too.
+
+Running them, the table and the results file are the layer's
+(:mod:`dicekit.proofs.runner`, :mod:`dicekit.proofs.command`).
 """
 
 from __future__ import annotations
 
-import json
-import re
-import time
-from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
+import functools
+from collections.abc import Callable, Iterator
 
+from dicekit.proofs.results import Check
+from dicekit.proofs.runner import Stage, Suite, Table
+from dicekit.proofs.verdicts import agreement
 from tower.config import make_config
-from tower.proofs.checks import Check, prove_all, witnesses
+from tower.proofs.checks import PROOFS
 from tower.proofs.link import LinkReport, random_agree, reachable_agree
-from tower.proofs.model import z3_version
-from tower.proofs.mutations import run_mutants
-from tower.proofs.properties import PROPERTIES
+from tower.proofs.mutations import MUTANTS
 
-__all__ = [
-    "GENERATED_BY",
-    "GROUPS",
-    "LINK_RULES",
-    "SAMPLE_STATES",
-    "check_rules",
-    "results_json",
-    "run",
-    "table_line",
-]
+__all__ = ["GENERATED_BY", "LINK_RULES", "SAMPLE_STATES", "SUITE", "link_checks"]
 
 #: The command that writes ``tower/proofs/results.json``.
 GENERATED_BY = "python -m tower.proofs --json tower/proofs/results.json"
 #: The states the default link compares, breadth first from the opening, on the small board.
 SAMPLE_STATES = 15_000
-#: The groups of checks, in the order they run.
-GROUPS = ("induction", "non-vacuity", "mutation", "link")
 #: The spec rules each check of the link covers.
 _LINKED = "R4.1 R4.4 R5.5 R6.1 R7.1 R8.2 R8.3 R9.1 R10.2 R11.1"
 LINK_RULES = {
@@ -53,35 +43,14 @@ LINK_RULES = {
     f"R5.5 the {SAMPLE_STATES:,} reachable states nearest the opening agree": _LINKED,
     "R5.5 states of random games agree": _LINKED,
 }
-_LEADING_RULE = re.compile(r"^([RN]\d+(?:\.\d+)?) ")
 
 
-def check_rules(check: Check) -> list[str]:
-    """Return the spec rules ``check`` covers: those of its property or link check.
-
-    >>> link = Check("x", "link", "R5.5 every reachable state agrees", None, "c", "agree", 0)
-    >>> check_rules(link)[:2]
-    ['R4.1', 'R4.4']
-    """
-    by_name = {prop.name: prop.rules for prop in PROPERTIES}
-    rules = by_name.get(check.property) or LINK_RULES.get(check.property)
-    if rules is not None:
-        return rules.split()
-    leading = _LEADING_RULE.match(check.property)
-    return [leading.group(1)] if leading else []
+def _agreed(report: LinkReport) -> str:
+    return f"{report.cases} cases on {report.states} states: engine and model agree"
 
 
 def _link(name: str, config: str, run: Callable[[], LinkReport]) -> Check:
-    start = time.perf_counter()
-    report = run()
-    seconds = time.perf_counter() - start
-    if report.agree:
-        detail = f"{report.cases} cases on {report.states} states: engine and model agree"
-    else:
-        shown = "; ".join(report.disagreements[:5])
-        detail = f"{len(report.disagreements)} of {report.cases} cases disagree: {shown}"
-    result = "agree" if report.agree else "counterexample"
-    return Check(f"{name} | {config}", "link", name, None, config, result, seconds, detail)
+    return agreement(name, config, run, _agreed)
 
 
 def link_checks(full: bool = False) -> Iterator[Check]:
@@ -102,42 +71,15 @@ def link_checks(full: bool = False) -> Iterator[Check]:
     )
 
 
-def run(groups: Iterable[str] = GROUPS, full: bool = False) -> Iterator[Check]:
-    """Run the checks of ``groups``, yielding each result as it comes; ``full``: see above."""
-    chosen = set(groups)
-    unknown = chosen - set(GROUPS)
-    if unknown:
-        raise ValueError(f"unknown groups {sorted(unknown)}; the groups are {', '.join(GROUPS)}")
-    if chosen & {"induction", "non-vacuity"}:
-        for check in prove_all():
-            if check.group in chosen:
-                yield check
-    if "non-vacuity" in chosen:
-        yield from witnesses()
-    if "mutation" in chosen:
-        yield from run_mutants()
-    if "link" in chosen:
-        yield from link_checks(full)
-
-
-def table_line(check: Check) -> str:
-    """One line of the table: result, seconds, group, property, transition, configuration."""
-    mark = " " if check.ok else "!"
-    return (
-        f"{mark} {check.result:<14} {check.seconds:7.2f}s  {check.group:<11} "
-        f"{check.property:<66} {check.transition or '-':<7} {check.config}"
-    )
-
-
-def results_json(checks: list[Check]) -> dict[str, object]:
-    """Return the results file's content (see ``tower/proofs/README.md``)."""
-    return {
-        "z3_version": z3_version(),
-        "generated_by": GENERATED_BY,
-        "checks": [{**check.as_json(), "rules": check_rules(check)} for check in checks],
-    }
-
-
-def write_results(checks: list[Check], path: Path) -> None:
-    """Write the results file to ``path``."""
-    path.write_text(json.dumps(results_json(checks), indent=1) + "\n", encoding="utf-8")
+#: The proofs of Off to the Tower: the stages in order, and the rules each property covers.
+SUITE = Suite(
+    subject="the rules of Off to the Tower, on every board",
+    generated_by=GENERATED_BY,
+    stages=(
+        *PROOFS.stages(MUTANTS),
+        Stage(frozenset({"link"}), link_checks, full=functools.partial(link_checks, full=True)),
+    ),
+    rules={**PROOFS.rules, **LINK_RULES},
+    full_help="link engine and model on every reachable state of the small board (slow)",
+    table=Table(property_width=66, transition_width=7),
+)

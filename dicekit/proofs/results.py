@@ -2,7 +2,7 @@
 
 A check belongs to a group (:data:`GROUPS`), each with the one result that
 counts as a success (:data:`EXPECTED`); anything else is a failure.  The
-results file (``proofs/results.json``, format in ``proofs/README.md``) lists
+results file (such as ``proofs/results.json``; its format is in ``proofs/README.md``) lists
 every check with the spec rules it covers.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from proofs.kit.solver import z3_version
+from dicekit.proofs.solver import z3_version
 
 __all__ = ["EXPECTED", "GROUPS", "Check", "results_json", "rules_of", "write_results"]
 

@@ -2,8 +2,9 @@
 
 The bookkeeping every game's proofs share:
 
-- :func:`proof_verdict`: an induction step is ``proved`` when its negation
-  is unsatisfiable, else it has a ``counterexample`` (or the solver gave up);
+- :func:`proof_verdict` and :func:`proof`: an induction step is ``proved``
+  when its negation is unsatisfiable, else it has a ``counterexample`` (or
+  the solver gave up);
 - :func:`witness`: non-vacuity, a state that meets the premises and, where
   it can, the property's focus, so that no proof holds merely because its
   assumptions contradict each other;
@@ -18,12 +19,12 @@ The bookkeeping every game's proofs share:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from proofs.kit.results import Check
-from proofs.kit.solver import Outcome, Solver, Term
+from dicekit.proofs.results import Check
+from dicekit.proofs.solver import Outcome, Solver, Term, readable
 
 __all__ = [
     "FOCUS_MISSED",
@@ -32,6 +33,7 @@ __all__ = [
     "agreement",
     "homes",
     "mutant_verdict",
+    "proof",
     "proof_verdict",
     "witness",
 ]
@@ -40,6 +42,7 @@ __all__ = [
 FOCUS_MISSED = "(no state in focus; premises only) "
 
 _Config = TypeVar("_Config", contravariant=True)
+_Report = TypeVar("_Report", bound="LinkReport")
 
 
 def proof_verdict(outcome: Outcome, text: str, rules: str) -> tuple[str, str]:
@@ -58,6 +61,27 @@ def proof_verdict(outcome: Outcome, text: str, rules: str) -> tuple[str, str]:
     return "unknown", f"the solver gave up: {outcome.reason}"
 
 
+def proof(
+    name: str, rules: str, transition: str, config_name: str, outcome: Outcome, text: str
+) -> Check:
+    """Return the induction check of property ``name`` on ``transition`` (:func:`proof_verdict`).
+
+    >>> proof("R1 x", "R1", "init", "2p", Outcome("unsat", 0.1), "").name
+    'R1 x | init | 2p'
+    """
+    result, detail = proof_verdict(outcome, text, rules)
+    return Check(
+        f"{name} | {transition} | {config_name}",
+        "induction",
+        name,
+        transition,
+        config_name,
+        result,
+        outcome.seconds,
+        detail,
+    )
+
+
 def witness(
     solver: Solver,
     focus: Term,
@@ -65,18 +89,21 @@ def witness(
     transition: str,
     config_name: str,
     show: Callable[[Outcome], str],
+    tidy: Sequence[Term] = (),
+    premises_only: bool = True,
 ) -> Check:
     """Return the non-vacuity check of the premises held by ``solver``.
 
-    The solver is asked for a state in ``focus``; failing that, for any state
-    meeting the premises (the detail then starts with :data:`FOCUS_MISSED`).
-    ``show`` writes the state found.  Premises that cannot be met are a
-    failure, ``unknown``.
+    The solver is asked for a state in ``focus`` (meeting ``tidy`` too if it
+    can: see :func:`~dicekit.proofs.solver.readable`); failing that, when
+    ``premises_only``, for any state meeting the premises (the detail then
+    starts with :data:`FOCUS_MISSED`).  ``show`` writes the state found.
+    Premises, or a focus, that cannot be met are a failure, ``unknown``.
     """
-    outcome = solver.check(focus)
+    outcome = readable(solver, [focus], tidy)
     seconds = outcome.seconds
     note = ""
-    if outcome.status != "sat":
+    if outcome.status != "sat" and premises_only:
         outcome = solver.check()
         seconds += outcome.seconds
         note = FOCUS_MISSED
@@ -84,7 +111,8 @@ def witness(
         detail = note + show(outcome)
         result = "witness"
     else:
-        detail = f"the premises cannot be satisfied ({outcome.status})"
+        what = "the premises" if premises_only else "the premises and the focus"
+        detail = f"{what} cannot be satisfied ({outcome.status})"
         result = "unknown"
     return Check(
         f"witness {name} | {transition} | {config_name}",
@@ -140,9 +168,9 @@ class LinkReport:
     """What a comparison of model and engine compared, and every disagreement found."""
 
     #: How many cases were compared.
-    cases: int
+    cases: int = 0
     #: One line per disagreement, in the notation; empty when engine and model agree.
-    disagreements: list[str]
+    disagreements: list[str] = field(default_factory=list)
 
     @property
     def agree(self) -> bool:
@@ -150,23 +178,31 @@ class LinkReport:
         return not self.disagreements
 
 
-def agreement(name: str, config: str, run: Callable[[], LinkReport], what: str) -> Check:
+def agreement(
+    prop: str,
+    config: str,
+    run: Callable[[], _Report],
+    says: Callable[[_Report], str],
+    name: str | None = None,
+) -> Check:
     """Run a comparison of model and engine; return its check, with the first disagreements.
 
-    ``what`` says what was compared, for the detail of a check that agrees.
+    ``says`` writes the detail of a comparison that agrees (what was
+    compared, how many cases); the check is named ``name``, by default the
+    property and the configuration.
     """
     start = time.perf_counter()
     report = run()
     seconds = time.perf_counter() - start
     if report.agree:
-        detail = f"{report.cases} cases, engine and model agree: {what}"
+        detail = says(report)
     else:
         shown = "; ".join(report.disagreements[:5])
         detail = f"{len(report.disagreements)} of {report.cases} cases disagree: {shown}"
     return Check(
-        f"{name} | {config}",
+        name or f"{prop} | {config}",
         "link",
-        name,
+        prop,
         None,
         config,
         "agree" if report.agree else "counterexample",
