@@ -34,14 +34,6 @@ from dicekit.conformance.suite import Case
 __all__ = ["invalid_cases", "notation_cases"]
 
 
-def _expect_state(parse: Callable[[], State]) -> dict[str, Any] | None:
-    try:
-        state = parse()
-    except NotationError as exc:
-        return {"error": exc.rule}
-    return {"state": format_state(state), "json": jsonform.state_to_json(state)}
-
-
 def notation_cases(pool: list[State], count: int) -> list[Case]:
     """Return valid states and actions in text and JSON, with canonical text and JSON form."""
     rng = random.Random("notation")
