@@ -219,7 +219,7 @@ class BatchTables:
             kept = after.squares[0].get(column, 0)
             if after.markers or kept != marker:
                 raise AssertionError(
-                    f"stopping in {format_state(before)} left {format_state(after)}: "
+                    f"stopping in {format_state(before)!r} left {format_state(after)!r}: "
                     f"not the marker's space {marker} as the square"
                 )
             self.stop[code] = self.code(index, kept, 0)
@@ -230,7 +230,7 @@ class BatchTables:
             h = int(self.heights[index])
             won = bool(square) and won_at[index, square]
             self.wonbit[code] = 1 << index if won else 0
-            self.columns[:, code] = (marker / h if marker else 0.0, square / h, float(won))
+            self.columns[:, code] = (marker / h if marker else 0.0, square / h if h else 0.0, won)
 
     def _ask_over(self) -> None:
         """Fill ``over``: whether a stop that leaves a set of columns won ends the game."""
@@ -348,14 +348,14 @@ class BatchTables:
         if step.event is Event.BUSTED:
             if after.markers or after.squares != before.squares or after.phase is not Phase.ROLL:
                 raise AssertionError(
-                    f"the bust in {format_state(before)} left {format_state(after)}, "
+                    f"the bust in {format_state(before)!r} left {format_state(after)!r}, "
                     f"not its squares without markers"
                 )
             answer: tuple[object, ...] = (True,)
             choose = NOTHING
         else:
             if after.dice != _tables.SORTED_ROLLS[roll]:
-                raise AssertionError(f"rolling {roll} in {format_state(before)} gave {after}")
+                raise AssertionError(f"rolling {roll} in {format_state(before)!r} gave {after}")
             legal = tuple(legal_decisions(after))
             choose = self.mask_number(legal)
             for d in legal:
@@ -386,7 +386,7 @@ class BatchTables:
             or not (0 < climb_second <= 2 or first == second)
         ):
             raise AssertionError(
-                f"the move {d} from {format_state(choosing)} to {format_state(moved)} "
+                f"the move {d} from {format_state(choosing)!r} to {format_state(moved)!r} "
                 f"is not a climb of one or two spaces in its own columns"
             )
         return (climb_first, climb_second), self.mask_number(tuple(legal_decisions(moved)))
@@ -405,7 +405,7 @@ class BatchTables:
             )
             if engine != (room >= 1, room >= 2, marked):
                 raise AssertionError(
-                    f"column {COLUMNS[index]} of {format_state(state)} has class {cls}, "
+                    f"column {COLUMNS[index]} of {format_state(state)!r} has class {cls}, "
                     f"but the engine's situation says {engine}"
                 )
 
