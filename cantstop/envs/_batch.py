@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from cantstop import _tables
 from cantstop.actions import Move, Roll, Stop
-from cantstop.envs import NUM_ACTIONS, STOP, decision, legal_decisions, observation_fields
+from cantstop.envs import NUM_ACTIONS, ROLL, STOP, decision, legal_decisions, observation_fields
 from cantstop.errors import InvalidRules
 from cantstop.game import Event, Phase, State
 from cantstop.notation import format_state
@@ -61,6 +61,12 @@ OVER = 128
 ENDED = 0
 #: The number of the empty mask: nothing to decide.
 NOTHING = 1
+#: The kinds of a decision in a mask (``kinds``): refused, a move, a stop, roll again.
+REFUSED, MOVE, STOPPING, ROLLING = 0, 1, 2, 3
+#: The column operations of ``transitions``: none, a climb of 1 or 2, a stop, a bust, a new game.
+KEEP, CLIMB, CLIMB_TWO, TO_SQUARE, CLEAR, RESTART = range(6)
+#: The patterns of a whole board (``patterns``): nothing changes, a stop, a new game.
+IDLE, STOP_ALL, RESTART_ALL = 0, 1, 2
 #: The most column codes a board may have: tables of the move keys hold one entry per
 #: roll and code.  Boards whose columns have up to 70 spaces each fit.
 MAX_CODES = 1 << 16
@@ -80,9 +86,9 @@ class _Entries:
 
     bust: npt.NDArray[np.bool_]
     choose: npt.NDArray[np.int64]
-    #: The climbs and the mask after decision ``d`` of entry ``e``, at ``e * 79 + d``.
-    climb_first: npt.NDArray[np.int64]
-    climb_second: npt.NDArray[np.int64]
+    #: The pattern of decision ``d`` of entry ``e`` (its climbs), at ``e * 79 + d``.
+    pattern: npt.NDArray[np.int64]
+    #: The mask number after decision ``d`` of entry ``e``, at ``e * 79 + d``.
     after: npt.NDArray[np.int64]
     used: int = 0
 
@@ -91,8 +97,7 @@ class _Entries:
         return cls(
             bust=np.zeros(size, np.bool_),
             choose=np.zeros(size, np.int64),
-            climb_first=np.zeros(size * NUM_ACTIONS, np.int64),
-            climb_second=np.zeros(size * NUM_ACTIONS, np.int64),
+            pattern=np.zeros(size * NUM_ACTIONS, np.int64),
             after=np.zeros(size * NUM_ACTIONS, np.int64),
         )
 
@@ -107,8 +112,7 @@ class _Entries:
 _WIDTHS = {
     "bust": 1,
     "choose": 1,
-    "climb_first": NUM_ACTIONS,
-    "climb_second": NUM_ACTIONS,
+    "pattern": NUM_ACTIONS,
     "after": NUM_ACTIONS,
 }
 
@@ -157,6 +161,16 @@ class BatchTables:
         self._layout_columns()
         self._ask_stops()
         self._ask_over()
+        self.transitions = np.stack(
+            [
+                np.arange(codes),
+                *self.advance.reshape(codes, 3)[:, 1:].T,
+                self.stop,
+                self.bust,
+                self.restart,
+            ],
+            axis=1,
+        ).ravel()
         self._layout_moves()
         self._layout_head()
 
@@ -186,6 +200,7 @@ class BatchTables:
         self.cls = np.zeros(f, np.int64)
         self.marked = np.zeros(f, np.bool_)
         self.advance = np.zeros(3 * f, np.int64)
+        self.restart = np.zeros(f, np.int64)
         self.bust = np.arange(f, dtype=np.int64)
         self.progress = np.zeros(f, np.float64)
         for code, index, square, marker in self._valid():
@@ -194,6 +209,7 @@ class BatchTables:
             self.cls[code] = (3 if marker else 0) + min(h - at, 2)
             self.marked[code] = marker > 0
             self.bust[code] = self.code(index, square, 0)
+            self.restart[code] = self.offset[index]
             self.progress[code] = square / h if h else 0.0
             self.advance[3 * code] = code
             for climb in (1, 2):
@@ -271,6 +287,8 @@ class BatchTables:
                 row[code] = self.cls[code] * weight.get(index, 0) + (per_marker if marker else 0)
             self.rollbase[roll] = base
             base += (MARKERS + 1) * per_marker
+        # Column 2's codes carry the roll's base, so that a key is the sum of the weights.
+        keyweights[:, : self.offset[1]] += self.rollbase[:, None]
         #: The key weights of roll ``r`` and code ``c`` at ``r * codes + c``.
         self.keyweights = keyweights.ravel()
         self.keys = np.full(base, -1, np.int32)
@@ -284,6 +302,11 @@ class BatchTables:
                 self.second[d] = _column_index(columns[-1])
         self._masks: dict[tuple[int, ...], int] = {}
         self.masks = np.zeros((0, NUM_ACTIONS), np.int8)
+        self.kinds = np.zeros(0, np.int64)
+        self._patterns: dict[tuple[int, ...], int] = {}
+        self.patterns = np.zeros((0, _K), np.int64)
+        for ops in (KEEP, TO_SQUARE, RESTART):  # IDLE, STOP_ALL, RESTART_ALL
+            self._pattern((ops,) * _K)
         self.mask_number((STOP,))  # ENDED
         self.mask_number(())  # NOTHING
         self.entries = _Entries.empty(256)
@@ -297,6 +320,19 @@ class BatchTables:
             row = np.zeros((1, NUM_ACTIONS), np.int8)
             row[0, list(legal)] = 1
             self.masks = np.concatenate([self.masks, row])
+            kinds = np.zeros(NUM_ACTIONS, np.int64)
+            if number != ENDED:  # an ended episode plays nothing
+                for d in legal:
+                    kinds[d] = STOPPING if d == STOP else ROLLING if d == ROLL else MOVE
+            self.kinds = np.concatenate([self.kinds, kinds])
+        return number
+
+    def _pattern(self, ops: tuple[int, ...]) -> int:
+        """Return the number of a board's column operations, adding it if new."""
+        number = self._patterns.get(ops)
+        if number is None:
+            number = self._patterns[ops] = len(self._patterns)
+            self.patterns = np.concatenate([self.patterns, np.array([ops], np.int64)])
         return number
 
     def _layout_head(self) -> None:
@@ -423,8 +459,11 @@ class BatchTables:
         entries.bust[number] = bust
         entries.choose[number] = choose
         for d, (a, b) in climbs.items():
-            entries.climb_first[number * NUM_ACTIONS + d] = a
-            entries.climb_second[number * NUM_ACTIONS + d] = b
+            ops = [KEEP] * _K
+            ops[self.first[d]] = a  # a climb of a spaces is operation a (CLIMB, CLIMB_TWO)
+            if b:
+                ops[self.second[d]] = b
+            entries.pattern[number * NUM_ACTIONS + d] = self._pattern(tuple(ops))
             entries.after[number * NUM_ACTIONS + d] = nexts[d]
         entries.used += 1
         return number

@@ -81,13 +81,19 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from cantstop import _tables
-from cantstop.envs import MAX_TURNS, NUM_ACTIONS, ROLL, STOP, observation_size
+from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation_size
 from cantstop.envs._batch import (
     AWAITING,
     DECIDING,
     ENDED,
+    MOVE,
     NOTHING,
     OVER,
+    REFUSED,
+    RESTART_ALL,
+    ROLLING,
+    STOP_ALL,
+    STOPPING,
     BatchTables,
     tables_for,
 )
@@ -187,14 +193,6 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
         self._rolls = np.zeros((n, _BATCH), np.int64)
         self._drawn = np.zeros(n, np.int64)
         self._started = False
-        self._observation = np.zeros((n, observation_size(1)), np.float32)
-        self._observation[:, -len(self.tables.board) :] = self.tables.board
-        # Views of the observations: the player, phase and dice, then markers, squares and won.
-        heads = self.tables.head.shape[1]
-        self._heads = self._observation[:, :heads]
-        self._fields = [
-            self._observation[:, heads + columns * j : heads + columns * (j + 1)] for j in range(3)
-        ]
         self._everyone = np.ones(n, np.bool_)
         self._nobody = np.zeros(n, np.bool_)
 
@@ -237,9 +235,8 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
             if at.max() == _BATCH:
                 for game in games[at == _BATCH].tolist():
                     self._refill(game)
-            weights = np.take(t.keyweights, (rolls * t.codes)[:, None] + codes[games])
-            keys = weights.sum(1)
-            keys += t.rollbase[rolls]
+            where = (rolls * t.codes)[:, None] + codes[games]
+            keys = np.take(t.keyweights, where, mode="clip").sum(1)
             entries = t.keys[keys]
             if entries.min() < 0:
                 for j in np.flatnonzero(entries < 0).tolist():
@@ -324,61 +321,61 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
             raise _ResetNeeded("call reset() before step()")
         a = self._actions(actions)
         t = self.tables
-        head, codes = self._head, self._codes
+        head, codes, ended = self._head, self._codes, self._ended
         mode = self.autoreset_mode
         if mode is AutoresetMode.DISABLED and self._done.any():
-            ended = np.flatnonzero(self._done).tolist()
+            games = np.flatnonzero(self._done).tolist()
             raise _ResetNeeded(
-                f"the episodes of games {ended} have ended; reset them with "
+                f"the episodes of games {games} have ended; reset them with "
                 f"reset(options={{'reset_mask': ...}}) before stepping"
             )
-        ok = np.take(t.masks, self._mask * NUM_ACTIONS + a) != 0
+        # What each decision is: refused, a move, a stop or roll again (an ended game's: refused).
+        kind = np.take(t.kinds, self._mask * NUM_ACTIONS + a, mode="clip")
+        moving = kind == MOVE
+        stopping = kind == STOPPING
         restart = self._done.copy() if mode is AutoresetMode.NEXT_STEP else self._nobody
-        ok &= ~restart
-        illegal = ~(ok | restart)
-        ended_before = self._ended.copy()
-        # Moves: each climbs its columns by what the engine said.
-        choosing = np.flatnonzero(ok & (head < DECIDING))
-        if choosing.size:
-            d = a[choosing]
-            ed = self._entry[choosing] * NUM_ACTIONS + d
-            entries, flat = t.entries, codes.reshape(-1)
-            row = choosing * codes.shape[1]
-            first, second = row + t.first[d], row + t.second[d]
-            flat[first] = t.advance[3 * flat[first] + np.take(entries.climb_first, ed)]
-            flat[second] = t.advance[3 * flat[second] + np.take(entries.climb_second, ed)]
-            self._mask[choosing] = np.take(entries.after, ed)
-            head[choosing] = DECIDING
-            deciding = ok & (head == DECIDING)
-            deciding[choosing] = False
-        else:
-            deciding = ok & (head == DECIDING)
-        # Stops: markers become squares, columns are won, and maybe the game.
-        stopping = np.flatnonzero(deciding & (a == STOP))
-        won = np.zeros(self.num_envs, np.bool_)
-        throwing = [np.flatnonzero(deciding & (a == ROLL))]
-        if stopping.size:
-            after = t.stop[codes[stopping]]
-            codes[stopping] = after
-            self._ended[stopping] += 1
-            over = t.over[t.wonbit[after].sum(1)]
-            head[stopping] = np.where(over, OVER, AWAITING)
-            won[stopping[over]] = True
-            going = stopping[~over]
-            going = going[self._ended[going] < self.max_turns]
-            self._turns[going] += 1
-            throwing.append(going)
+        illegal = kind == REFUSED
+        illegal &= ~restart
+        # Every board changes at once, column by column: the climbs the engine gave a move,
+        # markers to squares for a stop, the start for a new game.
+        decided = self._entry * NUM_ACTIONS + a
+        pattern = np.take(t.entries.pattern, decided, mode="clip")
+        pattern *= moving
+        pattern[stopping] = STOP_ALL
         restarting = np.flatnonzero(restart)
         if restarting.size:
-            self._clear(restarting)
+            pattern[restarting] = RESTART_ALL
+        ops = np.take(t.patterns, pattern, axis=0, mode="clip")
+        ops += codes * 6
+        np.take(t.transitions, ops, out=codes, mode="clip")
+        np.copyto(self._mask, np.take(t.entries.after, decided, mode="clip"), where=moving)
+        np.copyto(head, DECIDING, where=moving)
+        ended_before = ended.copy()
+        # Stops end a turn, and maybe the game.
+        stopped = np.flatnonzero(stopping)
+        won = np.zeros(self.num_envs, np.bool_)
+        throwing = [np.flatnonzero(kind == ROLLING)]
+        if stopped.size:
+            ended[stopped] += 1
+            over = t.over[t.wonbit[codes[stopped]].sum(1)]
+            head[stopped] = np.where(over, OVER, AWAITING)
+            won[stopped[over]] = True
+            going = stopped[~over]
+            going = going[ended[going] < self.max_turns]
+            self._turns[going] += 1
+            throwing.append(going)
+        if restarting.size:
+            self._turns[restarting] = 1  # a turn starts with a roll (R3.2)
+            ended[restarting] = 0
             throwing.append(restarting)
         self._throw(np.concatenate(throwing))
         if restarting.size and self.shaping:
             self._reference[restarting] = self._progress(restarting)
+        ok = ~(illegal | restart)
         terminated = won | illegal
-        truncated = ok & (self._ended >= self.max_turns) & ~won
+        truncated = ok & (ended >= self.max_turns) & ~won
         if self.reward == "turns":
-            rewards = (ended_before - self._ended).astype(np.float64)
+            rewards = (ended_before - ended).astype(np.float64)
         else:
             rewards = won.astype(np.float64)
         if self.shaping:
@@ -442,15 +439,16 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
         return a
 
     def _observe(self) -> Observation:
-        t = self.tables
-        codes = self._codes
-        self._heads[...] = np.take(t.head, self._head, axis=0)
-        for field, part in zip(self._fields, t.columns, strict=True):
-            field[...] = np.take(part, codes)
-        return {
-            "observation": self._observation.copy(),
-            "action_mask": np.take(t.masks, self._mask, axis=0),
-        }
+        t, codes = self.tables, self._codes
+        observations = np.empty((self.num_envs, observation_size(1)), np.float32)
+        heads = t.head.shape[1]
+        np.take(t.head, self._head, axis=0, out=observations[:, :heads], mode="clip")
+        for j, part in enumerate(t.columns):
+            start = heads + j * codes.shape[1]
+            np.take(part, codes, out=observations[:, start : start + codes.shape[1]], mode="clip")
+        observations[:, heads + 3 * codes.shape[1] :] = t.board
+        masks = np.take(t.masks, self._mask, axis=0, mode="clip")
+        return {"observation": observations, "action_mask": masks}
 
     def action_masks(self) -> Flags:
         """Return every game's mask as booleans, ``num_envs`` rows of 79."""
