@@ -11,7 +11,9 @@ run:
   episodes: its steps per second are the baseline;
 * the batched environment, ``gymnasium.make_vec(..., vectorization_mode=
   "vector_entry_point")``, at each number of games: a step plays one decision
-  in every game, so its steps per second count ``num_envs`` a step;
+  in every game, so its steps per second count ``num_envs`` a step; stepped
+  by numba's compiled functions (when numba is installed: the ``rl-fast``
+  extra) and by NumPy's array operations (``compiled=False``);
 * for comparison, Gymnasium's ``SyncVectorEnv`` over ``gymnasium.make`` at 16
   games.
 
@@ -21,6 +23,7 @@ vector environments run in Gymnasium's default next-step autoreset mode.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Callable
 from typing import Any
@@ -112,19 +115,24 @@ def bench_batched(steps: int, rounds: int) -> dict[str, Any] | None:
     single.close()
     one = single_steps / seconds
     out: dict[str, Any] = {"single_steps": single_steps, "single_steps_per_s": one, "batched": []}
-    for size in SIZES:
-        envs = gymnasium.make_vec(ENV_ID, num_envs=size, vectorization_mode="vector_entry_point")
-        batch_steps = max(20, steps // size)
-        per_s = size * batch_steps / _vector(envs, batch_steps, rounds, seed=2)
-        envs.close()
-        out["batched"].append(
-            {
-                "num_envs": size,
-                "steps": size * batch_steps,
-                "steps_per_s": per_s,
-                "ratio": per_s / one,
-            }
-        )
+    backends = [True, False] if importlib.util.find_spec("numba") else [False]
+    for compiled in backends:
+        for size in SIZES:
+            envs = gymnasium.make_vec(
+                ENV_ID, num_envs=size, vectorization_mode="vector_entry_point", compiled=compiled
+            )
+            batch_steps = max(50, steps // size)
+            per_s = size * batch_steps / _vector(envs, batch_steps, rounds, seed=2)
+            envs.close()
+            out["batched"].append(
+                {
+                    "num_envs": size,
+                    "compiled": compiled,
+                    "steps": size * batch_steps,
+                    "steps_per_s": per_s,
+                    "ratio": per_s / one,
+                }
+            )
     sync = gymnasium.make_vec(ENV_ID, num_envs=16, vectorization_mode="sync")
     batch_steps = max(20, steps // 16)
     per_s = 16 * batch_steps / _vector(sync, batch_steps, rounds, seed=2)
@@ -142,9 +150,10 @@ def rows(figures: dict[str, Any]) -> list[tuple[str, str]]:
         )
     ]
     for figure in figures["batched"]:
+        how = "numba" if figure["compiled"] else "NumPy"
         out.append(
             (
-                f"  batched (make_vec vector_entry_point), {figure['num_envs']} envs",
+                f"  batched (make_vec vector_entry_point, {how}), {figure['num_envs']} envs",
                 f"{figure['steps_per_s']:,.0f} steps/s, {figure['ratio']:.1f}x one env",
             )
         )

@@ -9,6 +9,9 @@
   through wins, truncations, illegal decisions and next-step autoresets;
 * the same, step for step and info for info, as Gymnasium's ``SyncVectorEnv``
   over ``gymnasium.make`` in each of the three autoreset modes;
+* its two ways of stepping, numba's compiled functions and NumPy's array
+  operations, giving the same arrays and infos step for step in every case
+  above and every autoreset mode (the compiled ones when numba is installed);
 * ``make_vec`` choosing it by default, its spaces, its refusals;
 * the tables read the engine: a deliberately wrong engine answer shows in the
   batched games, and a disagreement between the engine's summary of a
@@ -17,6 +20,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 import pytest
@@ -47,6 +51,8 @@ from cantstop.envs.vector import SolitaireVectorEnv  # noqa: E402
 from cantstop.errors import InvalidRules  # noqa: E402
 from dicekit.protocol import CHANCE  # noqa: E402
 
+#: The ways of stepping to check: array operations, and numba's when it is installed.
+BACKENDS = [False, *([True] if importlib.util.find_spec("numba") else [])]
 TINY = Rules(players=1, columns_to_win=2, heights={5: 2, 6: 1, 7: 3, 8: 2, 9: 1})
 _ENDING = {Event.BUSTED, Event.STOPPED, Event.WON}
 
@@ -191,12 +197,20 @@ def _equal(a: Any, b: Any, where: str) -> None:
         assert np.array_equal(a, b), where
 
 
+@pytest.mark.parametrize("compiled", BACKENDS, ids=["arrays", "numba"][: len(BACKENDS)])
 @pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
-def test_the_same_steps_as_sync_vector_env_over_gymnasium_make(mode: AutoresetMode) -> None:
+def test_the_same_steps_as_sync_vector_env_over_gymnasium_make(
+    mode: AutoresetMode, compiled: bool
+) -> None:
     """Observations, rewards, flags and info (final ones too), dtypes included."""
-    kwargs = {"max_turns": 8, "shaping": 0.25, "gamma": 0.95}
+    kwargs: dict[str, Any] = {"max_turns": 8, "shaping": 0.25, "gamma": 0.95}
     batched = gymnasium.make_vec(
-        ENV_ID, num_envs=6, vectorization_mode="vector_entry_point", autoreset_mode=mode, **kwargs
+        ENV_ID,
+        num_envs=6,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=mode,
+        compiled=compiled,
+        **kwargs,
     )
     sync = gymnasium.make_vec(
         ENV_ID,
@@ -228,6 +242,36 @@ def test_the_same_steps_as_sync_vector_env_over_gymnasium_make(mode: AutoresetMo
         done = out_one[2] | out_one[3]
     batched.close()
     sync.close()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode), ids=lambda m: m.value)
+@pytest.mark.parametrize("case", list(CASES))
+def test_compiled_and_array_steps_agree(case: str, mode: AutoresetMode) -> None:
+    numba = require("numba")
+    assert numba is not None
+    kwargs = dict(CASES[case][0], autoreset_mode=mode)
+    one = SolitaireVectorEnv(16, compiled=True, **kwargs)
+    two = SolitaireVectorEnv(16, compiled=False, **kwargs)
+    rng = np.random.default_rng(5)
+    first, info_one = one.reset(seed=21)
+    second, info_two = two.reset(seed=21)
+    _equal(first, second, "reset")
+    _equal(info_one, info_two, "reset info")
+    done = np.zeros(16, bool)
+    for step in range(800):
+        if mode is AutoresetMode.DISABLED and done.any():
+            first, _ = one.reset(options={"reset_mask": done.copy()})
+            second, _ = two.reset(options={"reset_mask": done.copy()})
+            _equal(first, second, f"partial reset before step {step}")
+        actions = _choose(first["action_mask"], rng)
+        out_one, out_two = one.step(actions), two.step(actions)
+        names = ("obs", "rewards", "term", "trunc", "info")
+        for name, a, b in zip(names, out_one, out_two, strict=True):
+            _equal(a, b, f"step {step} {name}")
+        first = out_one[0]
+        done = out_one[2] | out_one[3]
+    for game in range(16):
+        assert one.engine_state(game) == two.engine_state(game)
 
 
 def test_make_vec_chooses_the_batched_environment_and_its_spaces_hold_what_it_returns() -> None:

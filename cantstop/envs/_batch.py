@@ -155,6 +155,11 @@ class BatchTables:
                 "R15.3",
             )
         self.offset = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self._decoded: list[tuple[int, int, int]] = [
+            (index, *divmod(code, h + 1))
+            for index, h in enumerate(heights)
+            for code in range(sizes[index])
+        ]
         #: The code of each column of the empty board.
         self.start = self.offset.copy()
         self.codes = codes
@@ -182,9 +187,7 @@ class BatchTables:
 
     def column(self, code: int) -> tuple[int, int, int]:
         """Return the column index, the square and the marker (0: none) of a code."""
-        index = int(np.searchsorted(self.offset, code, side="right")) - 1
-        square, marker = divmod(code - int(self.offset[index]), int(self.heights[index]) + 1)
-        return index, square, marker
+        return self._decoded[code]
 
     def _valid(self) -> list[tuple[int, int, int, int]]:
         """Return every valid code with its column index, square and marker."""

@@ -11,9 +11,18 @@ dice, since game ``i`` throws them from its own generator, seeded with
 Gymnasium's ``SyncVectorEnv`` seeds its copies.  With the same seed and
 actions it gives what ``gymnasium.make_vec(..., vectorization_mode="sync")``
 gives, many times faster: the games are arrays of numbers, stepped together
-by looking entries up in tables (:mod:`cantstop.envs._batch`) whose every
+by looking entries up in tables (``cantstop.envs._batch``) whose every
 rule answer was asked of the engine on a real position.  No rule is decided
 here.
+
+**Two ways of stepping**, the same games: with numba installed (the
+``rl-fast`` extra: ``pip install -e '.[rl-fast]'``) compiled functions
+(``cantstop.envs._kernel``) walk the games one by one; without it, NumPy's
+array operations step them all together, a few times slower at hundreds
+of games (``python -m benchmarks`` measures both).  ``compiled=False``
+asks for the array operations; ``compiled=True`` refuses to start without
+numba.  The first compiled step of a process may take some seconds while
+numba compiles or loads its cache.
 
 **In and out**: ``step`` takes an array of ``N`` decision numbers and
 returns the observations as a dict of two arrays, ``observation`` (``N`` by
@@ -103,6 +112,11 @@ from cantstop.rules import Rules
 from cantstop.text import render_board
 from dicekit.rewards import check_max_turns, check_real, check_solitaire_reward
 
+try:  # numba compiles the step when it is installed; array operations do it otherwise
+    from cantstop.envs import _kernel
+except ImportError:  # pragma: no cover - CI installs numba
+    _kernel = None  # type: ignore[assignment]
+
 __all__ = ["SolitaireVectorEnv"]
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -129,7 +143,8 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
     for every game; ``autoreset_mode`` is an ``AutoresetMode`` or its value
     (``"NextStep"``, ``"SameStep"``, ``"Disabled"``); ``render_mode`` is
     ``None``, ``"ansi"`` or ``"svg"``, and ``render()`` then returns one
-    board per game.
+    board per game; ``compiled`` chooses how the games are stepped (``None``:
+    compiled when numba is installed).
     """
 
     def __init__(
@@ -144,6 +159,7 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
         illegal_reward: float = -1.0,
         max_turns: int = MAX_TURNS,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        compiled: bool | None = None,
     ) -> None:
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number from 1, not {num_envs!r}")
@@ -158,6 +174,10 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
                 f"autoreset_mode must be one of {[m.value for m in AutoresetMode]}, "
                 f"not {autoreset_mode!r}"
             ) from None
+        if compiled and _kernel is None:
+            raise ValueError("compiled=True needs numba: pip install -e '.[solve]'")
+        #: Whether numba's compiled functions step the games (else array operations do).
+        self.compiled = _kernel is not None if compiled is None else bool(compiled)
         self.tables: BatchTables = tables_for(rules)
         self.rules = rules
         self.num_envs = num_envs
@@ -229,12 +249,12 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
         codes, drawn, rolls_of = self._codes, self._drawn, self._rolls.ravel()
         while games.size:
             at = drawn[games]
-            rolls = rolls_of[games * _BATCH + at]
-            at += 1
-            drawn[games] = at
-            if at.max() == _BATCH:
+            if at.max() == _BATCH:  # a game whose rolls ran out draws more first
                 for game in games[at == _BATCH].tolist():
                     self._refill(game)
+                at = drawn[games]
+            rolls = rolls_of[games * _BATCH + at]
+            drawn[games] = at + 1
             where = (rolls * t.codes)[:, None] + codes[games]
             keys = np.take(t.keyweights, where, mode="clip").sum(1)
             entries = t.keys[keys]
@@ -320,8 +340,6 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
         if not self._started:
             raise _ResetNeeded("call reset() before step()")
         a = self._actions(actions)
-        t = self.tables
-        head, codes, ended = self._head, self._codes, self._ended
         mode = self.autoreset_mode
         if mode is AutoresetMode.DISABLED and self._done.any():
             games = np.flatnonzero(self._done).tolist()
@@ -329,11 +347,32 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
                 f"the episodes of games {games} have ended; reset them with "
                 f"reset(options={{'reset_mask': ...}}) before stepping"
             )
+        restart = self._done.copy() if mode is AutoresetMode.NEXT_STEP else self._nobody
+        if self.compiled:
+            observations, rewards, terminated, truncated, illegal = _kernel.step(self, a, restart)
+        else:
+            observations, rewards, terminated, truncated, illegal = self._step_arrays(a, restart)
+        done = terminated | truncated
+        self._done = done.copy()
+        info: dict[str, Any] = {"turns": self._turns.copy(), "_turns": self._everyone.copy()}
+        if illegal.any():
+            info["illegal_action"] = np.where(illegal, a, 0)
+            info["_illegal_action"] = illegal
+        if mode is AutoresetMode.SAME_STEP and done.any():
+            info = self._restart_same_step(done, observations, info)
+            observations = self._observe()
+        return observations, rewards, terminated, truncated, info
+
+    def _step_arrays(
+        self, a: Ints, restart: Flags
+    ) -> tuple[Observation, npt.NDArray[np.float64], Flags, Flags, Flags]:
+        """Step every game with array operations; return the arrays of the step and the refusals."""
+        t = self.tables
+        head, codes, ended = self._head, self._codes, self._ended
         # What each decision is: refused, a move, a stop or roll again (an ended game's: refused).
         kind = np.take(t.kinds, self._mask * NUM_ACTIONS + a, mode="clip")
         moving = kind == MOVE
         stopping = kind == STOPPING
-        restart = self._done.copy() if mode is AutoresetMode.NEXT_STEP else self._nobody
         illegal = kind == REFUSED
         illegal &= ~restart
         # Every board changes at once, column by column: the climbs the engine gave a move,
@@ -385,18 +424,8 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
             self._reference[played] = potential
         rewards[illegal] = self.illegal_reward
         rewards[restart] = 0.0
-        done = terminated | truncated
-        self._mask[done] = ENDED
-        self._done = done.copy()
-        info: dict[str, Any] = {"turns": self._turns.copy(), "_turns": self._everyone.copy()}
-        if illegal.any():
-            info["illegal_action"] = np.where(illegal, a, 0)
-            info["_illegal_action"] = illegal
-        observations = self._observe()
-        if mode is AutoresetMode.SAME_STEP and done.any():
-            info = self._restart_same_step(done, observations, info)
-            observations = self._observe()
-        return observations, rewards, terminated, truncated, info
+        self._mask[terminated | truncated] = ENDED
+        return self._observe(), rewards, terminated, truncated, illegal
 
     def _restart_same_step(
         self, done: Flags, last: Observation, info: dict[str, Any]
