@@ -15,7 +15,9 @@
 * ``make_vec`` choosing it by default, its spaces, its refusals;
 * the tables read the engine: a deliberately wrong engine answer shows in the
   batched games, and a disagreement between the engine's summary of a
-  position and the tables' classes is refused naming the state.
+  position and the tables' classes is refused naming the state;
+* the benchmark of ``python -m benchmarks`` (``benchmarks/batched.py``)
+  measuring what it says, its replays ending where its recordings did.
 """
 
 from __future__ import annotations
@@ -385,3 +387,16 @@ def test_stops_and_wins_come_from_the_engine() -> None:
     assert not tables.over[1 << 3]
     assert tables.over[1 << 3 | 1 << 5]
     assert list(np.flatnonzero(tables.masks[cantstop.envs._batch.ENDED])) == [STOP]
+
+
+def test_the_benchmark_replays_the_games_it_recorded() -> None:
+    """``benchmarks.batched`` times replays that end where the recording did (else it raises)."""
+    from benchmarks.batched import SIZES, bench_batched, rows
+
+    figures = bench_batched(steps=300, rounds=1)
+    assert figures is not None
+    assert figures["single_steps"] >= 300
+    measured = [(f["compiled"], f["num_envs"]) for f in figures["batched"]]
+    assert measured == [(compiled, size) for compiled in BACKENDS[::-1] for size in SIZES]
+    assert all(f["steps"] >= 50 * f["num_envs"] for f in figures["batched"])
+    assert len(rows(figures)) == 2 + len(measured)
