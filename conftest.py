@@ -19,7 +19,10 @@ _ADAPTERS = {
     "tower/openspiel.py": "pyspiel",
     "cantstop/envs/__init__.py": "numpy",
     "cantstop/envs/_table.py": "numpy",
+    "cantstop/envs/_batch.py": "numpy",
+    "cantstop/envs/_kernel.py": "numba",
     "cantstop/envs/gymnasium.py": "gymnasium",
+    "cantstop/envs/vector.py": "gymnasium",
     "cantstop/envs/pettingzoo.py": "pettingzoo",
     "cantstop/solve": "numba",
 }

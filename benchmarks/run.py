@@ -16,6 +16,10 @@
 * each framework adapter's overhead per step against the engine alone, and
   the time of an OpenSpiel ``clone()`` (:mod:`benchmarks.adapters`), for the
   frameworks that are installed;
+* the batched solitaire environment (``gymnasium.make_vec`` with its
+  ``vector_entry_point``) in steps per second at 1, 16 and 256 games, against
+  one ``gymnasium.make`` environment and Gymnasium's ``SyncVectorEnv``
+  (:mod:`benchmarks.batched`), when Gymnasium is installed;
 * the exact bust probability of a state (:func:`cantstop.odds.bust_probability`),
   warm (tables filled) and cold (tables emptied first), in calls per second;
 * state and action notation, parsed and formatted per second;
@@ -45,6 +49,8 @@ from typing import Any
 
 from benchmarks.adapters import bench_adapters
 from benchmarks.adapters import rows as adapter_rows
+from benchmarks.batched import bench_batched
+from benchmarks.batched import rows as batched_rows
 from benchmarks.public_api import games_per_second
 from cantstop import (
     ORDERED_ROLLS,
@@ -325,6 +331,9 @@ def run_all(quick: bool = False) -> dict[str, Any]:
     verify = bench_verify(max(2, int(20 * scale)), rounds)
     if verify is not None:
         figures["verify"] = verify
+    batched = bench_batched(int(100_000 * scale), rounds)
+    if batched is not None:
+        figures["batched_env"] = batched
     return figures
 
 
@@ -372,6 +381,8 @@ def table(figures: dict[str, Any]) -> str:
             )
         )
     rows.extend(adapter_rows(figures["adapters"]))
+    if "batched_env" in figures:
+        rows.extend(batched_rows(figures["batched_env"]))
     b = figures["bust_probability"]
     rows.append(
         ("exact bust probability, warm", f"{b['calls_per_s']:,.0f}/s ({b['warm_us']:.1f} us)")

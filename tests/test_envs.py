@@ -243,7 +243,9 @@ def test_gym_illegal_action_ends_the_episode_and_leaves_the_game() -> None:
     assert after["illegal_action"] == illegal
     assert after["turns"] == info["turns"]
     assert environment.engine_state == before
-    assert not environment.action_masks().any()
+    # Ended: decision 0 alone, for a vector environment's policy (see test_envs_autoreset.py).
+    assert list(np.flatnonzero(environment.action_masks())) == [STOP]
+    assert list(np.flatnonzero(observation["action_mask"])) == [STOP]
 
 
 def test_gym_refuses_a_step_after_the_episode_ended() -> None:
@@ -285,9 +287,10 @@ def test_gym_truncates_after_max_turns() -> None:
     assert not terminated
     assert info["turns"] == 2
     assert rewards == [0.0, -1.0, 0.0, -1.0]
-    # The next turn does not start: no dice, no decision.
+    # The next turn does not start: no dice, no decision; the mask is the ended one.
     assert environment.engine_state.phase is Phase.ROLL
-    assert not observation["action_mask"].any()
+    assert legal_decisions(environment.engine_state) == []
+    assert list(np.flatnonzero(observation["action_mask"])) == [STOP]
 
 
 @pytest.mark.parametrize("factory", [CantStopEnv, lambda: gymnasium.make(ENV_ID)])

@@ -44,6 +44,18 @@ number                decision
 >>> decision(61), decision(ROLL)
 (Move(columns=(7, 10)), <Chance.ACT: 'chance'>)
 
+**The mask** of a state marks its legal decisions (:func:`legal_decisions`).
+Once an episode has ended (won, cut short by the turn limit, or ended by an
+illegal decision), the Gymnasium environments mark decision 0 alone
+(:func:`ended_mask`), though nothing is legal any more.  A vector
+environment asks its policy for an action for every game at every step, an
+ended game included: in Gymnasium's default next-step autoreset mode that
+action is taken and ignored while the game starts again.  A masked policy
+cannot draw from an all-zero mask (a softmax over no decision is undefined,
+and learners turn it into NaN or an error), while over one decision it is
+certain: the ignored step is well defined and, having a single choice,
+gives a policy-gradient learner no gradient.
+
 **The observation** (:func:`observation`) is a flat ``float32`` vector of
 ``50 + 23 * players`` numbers, made of these fields in this order (``n`` is
 the number of players; players are counted from the observer, who is
@@ -96,6 +108,7 @@ __all__ = [
     "Decision",
     "action_index",
     "decision",
+    "ended_mask",
     "legal_decisions",
     "max_moves_per_turn",
     "observation",
@@ -161,6 +174,19 @@ def decision(index: int) -> Decision:
     move = _MOVES[index]
     assert move is not None
     return move
+
+
+def ended_mask() -> npt.NDArray[np.int8]:
+    """Return the mask of an ended episode: 79 numbers, 1 for decision 0 (:data:`STOP`) alone.
+
+    See the module docstring for why an ended episode's mask is not all zero.
+
+    >>> [int(d) for d in np.flatnonzero(ended_mask())]
+    [0]
+    """
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[STOP] = 1
+    return mask
 
 
 def legal_decisions(state: State) -> list[int]:

@@ -15,7 +15,9 @@ environment rolls for the new turn at once.
 
 **Observation**: a dict of ``observation`` (the vector of
 :func:`cantstop.envs.observation`, with the dice and the phase) and
-``action_mask`` (79 numbers, 1 for each legal decision).
+``action_mask`` (79 numbers, 1 for each legal decision; once the episode
+has ended, 1 for decision 0 alone, :func:`cantstop.envs.ended_mask`, so that
+a masked policy in a vector environment always has a decision to draw).
 :meth:`CantStopEnv.action_masks` returns the same mask as booleans, where
 sb3-contrib's ``MaskablePPO`` looks for it.
 
@@ -64,7 +66,14 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from cantstop.config import Rules
-from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
+from cantstop.envs import (
+    MAX_TURNS,
+    NUM_ACTIONS,
+    ended_mask,
+    observation,
+    observation_size,
+    progress,
+)
 from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state
 from cantstop.notation import format_state
 from cantstop.state import State
@@ -153,13 +162,15 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
     def _observe(self) -> Observation:
         table = self._table
         assert table is not None
-        return {"observation": observation(table.state, 0), "action_mask": table.mask()}
+        mask = table.mask() if self._ended is None else ended_mask()
+        return {"observation": observation(table.state, 0), "action_mask": mask}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Return the legal decisions as 79 booleans (all false once the episode has ended)."""
+        """Return the mask as 79 booleans: the legal decisions, or decision 0 alone once ended."""
+        if self._ended is not None:
+            return ended_mask().astype(np.bool_)
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        if self._ended is None:
-            mask[self._running.legal] = True
+        mask[self._running.legal] = True
         return mask
 
     def reset(
@@ -209,4 +220,8 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
         return render_state(self.render_mode, lambda: self._running.state)
 
 
-gymnasium.register(id=ENV_ID, entry_point="cantstop.envs.gymnasium:CantStopEnv")
+gymnasium.register(
+    id=ENV_ID,
+    entry_point="cantstop.envs.gymnasium:CantStopEnv",
+    vector_entry_point="cantstop.envs.vector:SolitaireVectorEnv",
+)
