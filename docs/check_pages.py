@@ -17,10 +17,22 @@ by their own games.  On Can't Stop's questions page each question must have
 its anchor, a board and its explanation; on the other games' questions pages
 each question of the spec must be there with its examples, drawn.  Then, on
 the search page, a search for each rule's title words, of every game, must
-list a page with a rule of that title first.  With ``--screenshots`` it also saves a
-full-page PNG of the main pages.  Pages whose pictures are drawn by their own
-script (the "Try it" board) are checked once it has drawn them.  The exit
-status is 0 when every page passes.
+list a page with a rule of that title first.
+
+Every page is also looked at on a phone, 390 pixels wide (:data:`PHONE`):
+each board and dice picture must lie within the text's edges, and each
+board's text must still be drawn at 11 pixels or more.  And on every board
+no text may touch another drawing: the ink of each label, caption and
+number, measured in the browser, is tested against every other text and,
+point by point (``isPointInFill``, ``isPointInStroke``), against every shape
+of the picture.  A text may stand on one shape drawn before it that holds it
+whole, such as the paper or a badge of its own group, and on nothing else.
+
+With ``--screenshots DIR`` it also saves a full-page PNG of the main pages,
+and, at phone width, a PNG of the screen scrolled to the first board of some
+of each game's pages (:data:`PHONE_PAGES`).  Pages whose pictures are drawn by their own script
+(the "Try it" board) are checked once it has drawn them.  The exit status is
+0 when every page passes.
 """
 
 from __future__ import annotations
@@ -34,7 +46,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import ConsoleMessage, Page, ViewportSize, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 #: The pages screenshotted with ``--screenshots``, and the file name of each picture.
@@ -63,6 +75,23 @@ MAIN_PAGES: dict[str, str] = {
     "tower/questions.html": "tower-questions.png",
     "tower/boards.html": "tower-boards.png",
 }
+
+#: The pages saved at phone width with ``--screenshots``, scrolled to their first board.
+PHONE_PAGES: dict[str, str] = {
+    "index.html": "phone-cantstop-index.png",
+    "rules/05-playing-a-sum.html": "phone-cantstop-rules-05.png",
+    "tryit.html": "phone-cantstop-tryit.png",
+    "finishline/index.html": "phone-finishline-index.png",
+    "finishline/rules/06-moving.html": "phone-finishline-rules-06.png",
+    "tower/index.html": "phone-tower-index.png",
+    "tower/rules/09-obstacle.html": "phone-tower-rules-09.png",
+    "tower/boards.html": "phone-tower-boards.png",
+}
+
+#: The window of a phone: every picture fits it, its text still legible.
+PHONE: ViewportSize = {"width": 390, "height": 844}
+#: The window the pages are first checked in.
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 #: The games on the site other than Can't Stop: the package of each, which is also the
 #: directory of its pages, whose layout follows the game's spec directory.
@@ -147,6 +176,122 @@ _PROBE = r"""(() => {
 })()""".replace("BOARDS", _BOARDS)
 
 
+_PHONE_PROBE = r"""(() => {
+  const boards = 'BOARDS';
+  const main = (document.querySelector('[role=main]') || document.body).getBoundingClientRect();
+  const right = Math.min(main.right, document.documentElement.clientWidth);
+  const name = svg => (svg.querySelector('title') || {}).textContent || svg.getAttribute('class');
+  const cut = [...document.querySelectorAll(boards + ', svg.cantstop-dice')].filter(svg => {
+    const r = svg.getBoundingClientRect();
+    return r.width > 0 && (r.left < main.left - 1 || r.right > right + 1);
+  }).map(svg => {
+    const r = svg.getBoundingClientRect();
+    return `${name(svg)}: ${Math.round(r.left)}-${Math.round(r.right)} px, ` +
+      `the text ${Math.round(main.left)}-${Math.round(right)} px`;
+  });
+  const smallest = [...document.querySelectorAll(boards)].map(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const sizes = [...svg.querySelectorAll('text')].map(t => +t.getAttribute('font-size'));
+    return Math.min(...sizes) * scale;
+  });
+  return JSON.stringify({cut: cut, smallest: smallest});
+})()""".replace("BOARDS", _BOARDS)
+
+#: Each board's texts that touch another drawing: a list of sentences per board.
+OVERLAPS = r"""(() => {
+  const pen = document.createElement('canvas').getContext('2d');
+  // The ink of a text, in its picture's units: the advance box from getBBox, narrowed and
+  // lowered to the glyphs' own extent as the canvas measures it in the same font.
+  const ink = t => {
+    const style = getComputedStyle(t);
+    pen.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const m = pen.measureText(t.textContent);
+    const b = t.getBBox();
+    const baseline = b.y + m.fontBoundingBoxAscent;
+    return {x: b.x - m.actualBoundingBoxLeft, y: baseline - m.actualBoundingBoxAscent,
+            w: m.actualBoundingBoxLeft + m.actualBoundingBoxRight,
+            h: m.actualBoundingBoxAscent + m.actualBoundingBoxDescent};
+  };
+  const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  const found = [];
+  document.querySelectorAll('BOARDS').forEach(svg => {
+    const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim());
+    const shapes = [...svg.querySelectorAll(
+      'circle, rect, ellipse, line, polyline, polygon, path')];
+    const boxes = texts.map(ink);
+    const said = t => JSON.stringify(t.textContent.trim().slice(0, 24));
+    const what = s => {
+      const group = s.parentNode === svg ? null : s.closest('[class]');
+      const data = group ? Object.values(group.dataset).filter(v => v) : [];
+      return [s.tagName, ...(group ? ['of the', group.getAttribute('class'), ...data] : [])]
+        .join(' ');
+    };
+    const point = svg.createSVGPoint();
+    const problems = [];
+    texts.forEach((t, i) => {
+      const b = boxes[i];
+      texts.slice(i + 1).forEach((u, k) => {
+        if (meets(b, boxes[i + 1 + k]))
+          problems.push(`the text ${said(t)} touches the text ${said(u)}`);
+      });
+      const grid = [];
+      for (let x = b.x; x < b.x + b.w + 0.5; x += Math.min(1, b.w / 2))
+        for (let y = b.y; y < b.y + b.h + 0.5; y += Math.min(1, b.h / 2))
+          grid.push([Math.min(x, b.x + b.w), Math.min(y, b.y + b.h)]);
+      shapes.forEach(s => {
+        const style = getComputedStyle(s);
+        const width = style.stroke !== 'none' ? parseFloat(style.strokeWidth) || 0 : 0;
+        const r = s.getBBox();
+        const around = {x: r.x - width, y: r.y - width,
+                        w: r.width + 2 * width, h: r.height + 2 * width};
+        if (!meets(b, around)) return;
+        let filled = 0, stroked = 0;
+        for (const [x, y] of grid) {
+          point.x = x; point.y = y;
+          if (style.fill !== 'none' && s.isPointInFill(point)) filled++;
+          if (width > 0 && s.isPointInStroke(point)) stroked++;
+        }
+        if (!filled && !stroked) return;
+        const before = t.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_PRECEDING;
+        const ground = before && !stroked && filled === grid.length
+          && (s.parentNode === t.parentNode || s.parentNode === svg);
+        const where = before ? 'over' : 'under';
+        if (!ground) problems.push(`the text ${said(t)} sits ${where} the ${what(s)}`);
+      });
+    });
+    if (problems.length) {
+      const name = (svg.querySelector('title') || {}).textContent || svg.getAttribute('class');
+      found.push({board: name.length > 60 ? name.slice(0, 57) + '...' : name, problems});
+    }
+  });
+  return JSON.stringify(found);
+})()""".replace("BOARDS", _BOARDS)
+
+
+def phone_problems(page: Page) -> list[str]:
+    """Return what does not fit a phone on the page loaded in ``page``, already at phone width."""
+    facts = json.loads(page.evaluate(_PHONE_PROBE))
+    problems = [
+        f"at {PHONE['width']} px, a picture runs past the text: {cut}" for cut in facts["cut"]
+    ]
+    small = [size for size in facts["smallest"] if size < MIN_TEXT_PX]
+    if small:
+        problems.append(
+            f"at {PHONE['width']} px, {len(small)} boards draw text at {min(small):.1f}px, "
+            f"under {MIN_TEXT_PX}px"
+        )
+    return problems
+
+
+def overlap_problems(page: Page) -> list[str]:
+    """Return, for each board on the page loaded in ``page``, each text touching another drawing."""
+    return [
+        f"board {board['board']!r}: {problem}"
+        for board in json.loads(page.evaluate(OVERLAPS))
+        for problem in board["problems"]
+    ]
+
+
 #: How long a page may take to load, in milliseconds.
 TIMEOUT_MS = 30_000
 
@@ -224,7 +369,7 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
     pages = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
     pages = [p for p in pages if not p.startswith("_")]
     for name in pages:
-        page.set_viewport_size({"width": 1280, "height": 900})
+        page.set_viewport_size(DESKTOP)
         seen.clear()
         try:
             page.goto((root / name).resolve().as_uri(), wait_until="load", timeout=TIMEOUT_MS)
@@ -266,6 +411,7 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
         missing = [ex for ex in expected.get(name, []) if ex not in facts["examples"]]
         if missing:
             problems.append(f"{name}: spec examples missing: {', '.join(missing)}")
+        problems.extend(f"{name}: {p}" for p in overlap_problems(page))
         print(
             f"{name}: {facts['boards']} boards, {facts['dice']} dice, "
             f"{len(facts['examples'])} examples"
@@ -274,6 +420,13 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
             page.set_viewport_size({"width": 1280, "height": min(int(facts["height"]), 6000)})
             screenshots.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(screenshots / MAIN_PAGES[name]))
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(100)
+        problems.extend(f"{name}: {p}" for p in phone_problems(page))
+        if screenshots is not None and name in PHONE_PAGES and facts["boards"]:
+            screenshots.mkdir(parents=True, exist_ok=True)
+            page.locator(_BOARDS).first.scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshots / PHONE_PAGES[name]))
     unseen = sorted(set(expected) - set(pages))
     problems.extend(f"{name}: page missing from the site" for name in unseen)
     for name in [QUESTIONS_PAGE, *entries]:

@@ -597,6 +597,68 @@ def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
     assert re.search(r"search.html: (\d+) of \1 rule titles found first", run.stdout)
 
 
+#: A page with three boards: one whose labels sit on their own badge and on the paper, one
+#: whose number sits under the next field and over the track, and one too wide for a phone.
+CRAFTED = """<!doctype html><html><body><div role="main" style="margin: 0 16px">
+<svg xmlns="http://www.w3.org/2000/svg" class="tower-board" viewBox="0 0 200 100" width="200">
+<title>clean</title><rect width="100%" height="100%" fill="#fff"/>
+<text x="10" y="20" font-size="13">caption</text>
+<g class="field" data-field="1"><circle cx="100" cy="60" r="18" fill="#eee" stroke="#000"/>
+<text x="100" y="65" font-size="13" text-anchor="middle">1</text></g>
+</svg>
+<svg xmlns="http://www.w3.org/2000/svg" class="tower-board" viewBox="0 0 200 100" width="200">
+<title>crowded</title><rect width="100%" height="100%" fill="#fff"/>
+<polyline points="20,35 180,35" fill="none" stroke="#888" stroke-width="6"/>
+<g class="field" data-field="13"><circle cx="60" cy="70" r="12" fill="#eee" stroke="#000"/>
+<text x="95" y="40" font-size="13" text-anchor="middle">13</text></g>
+<g class="field" data-field="14"><circle cx="100" cy="36" r="12" fill="#eee" stroke="#000"/>
+</g></svg>
+<svg xmlns="http://www.w3.org/2000/svg" class="tower-board" viewBox="0 0 600 100"
+  style="width: 600px"><title>wide</title><text x="10" y="20" font-size="13">wide</text></svg>
+</div></body></html>"""
+
+
+def test_the_browser_check_sees_labels_on_other_drawings_and_boards_past_a_phone(
+    tmp_path: Path,
+) -> None:
+    """check_pages' geometric check and phone check, on boards drawn to fail them.
+
+    The clean board's number stands on its own field's fill and its caption on
+    the paper: nothing is said.  The crowded board's 13 sits under field 14's
+    circle (drawn after it) and over the track: both are named.  At 390 pixels
+    the 600-pixel board runs past the text.
+    """
+    require("playwright")
+    if not Path(CHROMIUM).is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail("the browser check needs Chromium: apt-get install -y chromium")
+        pytest.skip(CHROMIUM_REASON)
+    from playwright.sync_api import sync_playwright
+
+    spec = importlib.util.spec_from_file_location("check_pages", DOCS / "check_pages.py")
+    assert spec is not None
+    assert spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    page_file = tmp_path / "crafted.html"
+    page_file.write_text(CRAFTED, encoding="utf-8")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        try:
+            page = browser.new_page(viewport=check.PHONE)
+            page.goto(page_file.as_uri())
+            overlaps = check.overlap_problems(page)
+            phone = check.phone_problems(page)
+        finally:
+            browser.close()
+    assert overlaps == [
+        "board 'crowded': the text \"13\" sits over the polyline",
+        "board 'crowded': the text \"13\" sits under the circle of the field 14",
+    ]
+    # The text runs from the body's margin (8 px) and the frame's (16 px) to as far from the right.
+    assert phone == ["at 390 px, a picture runs past the text: wide: 24-624 px, the text 24-366 px"]
+
+
 CITED = """{"z3_version": "4.15.4", "generated_by": "python -m proofs --json x",
  "checks": [
   {"name": "R1.1 a rule holds | stop | 2p", "group": "induction",
