@@ -23,10 +23,12 @@ Every page is also looked at on a phone, 390 pixels wide (:data:`PHONE`):
 each board and dice picture must lie within the text's edges, and each
 board's text must still be drawn at 11 pixels or more.  And on every board
 no text may touch another drawing: the ink of each label, caption and
-number, measured in the browser, is tested against every other text and,
-point by point (``isPointInFill``, ``isPointInStroke``), against every shape
-of the picture.  A text may stand on one shape drawn before it that holds it
-whole, such as the paper or a badge of its own group, and on nothing else.
+number, measured in the browser, is tested against every other text and
+against every shape of the picture, point by point round its edge
+(``isPointInFill``, ``isPointInStroke``); a shape lying wholly inside it
+touches it too.  A text may stand on one shape drawn before it that holds
+it whole, such as the paper or a badge of its own group, and on nothing
+else.  A board drawn alike on several pages is looked at once.
 
 With ``--screenshots DIR`` it also saves a full-page PNG of the main pages,
 and, at phone width, a PNG of the screen scrolled to the first board of some
@@ -197,27 +199,49 @@ _PHONE_PROBE = r"""(() => {
   return JSON.stringify({cut: cut, smallest: smallest});
 })()""".replace("BOARDS", _BOARDS)
 
-#: Each board's texts that touch another drawing: a list of sentences per board.
-OVERLAPS = r"""(() => {
+#: Each board's texts that touch another drawing: a list of sentences per board.  Given the
+#: keys of the boards already looked at (a hash of their markup), it skips those, and it
+#: returns the keys of the others.
+OVERLAPS = r"""((seen) => {
+  const key = svg => {  // FNV-1a of the markup: the same drawing has the same key
+    let h = 0x811c9dc5;
+    const text = svg.outerHTML;
+    for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 16777619);
+    return (h >>> 0).toString(16) + ':' + text.length;
+  };
+  const skip = new Set(seen), keys = [];
   const pen = document.createElement('canvas').getContext('2d');
-  // The ink of a text, in its picture's units: the advance box from getBBox, narrowed and
-  // lowered to the glyphs' own extent as the canvas measures it in the same font.
+  // The ink of a text, in its picture's units: from the start of its first glyph, on its
+  // baseline, the extent the canvas measures for the same string in the same font.  The
+  // canvas gives whole units, so the box is taken half a unit in on every side.
   const ink = t => {
     const style = getComputedStyle(t);
     pen.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     const m = pen.measureText(t.textContent);
-    const b = t.getBBox();
-    const baseline = b.y + m.fontBoundingBoxAscent;
-    return {x: b.x - m.actualBoundingBoxLeft, y: baseline - m.actualBoundingBoxAscent,
-            w: m.actualBoundingBoxLeft + m.actualBoundingBoxRight,
-            h: m.actualBoundingBoxAscent + m.actualBoundingBoxDescent};
+    const start = t.getStartPositionOfChar(0);
+    const left = start.x - m.actualBoundingBoxLeft, top = start.y - m.actualBoundingBoxAscent;
+    const w = m.actualBoundingBoxLeft + m.actualBoundingBoxRight;
+    const h = m.actualBoundingBoxAscent + m.actualBoundingBoxDescent;
+    return {x: left + 0.5, y: top + 0.5, w: Math.max(w - 1, 0.5), h: Math.max(h - 1, 0.5)};
   };
   const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   const found = [];
   document.querySelectorAll('BOARDS').forEach(svg => {
+    const mine = key(svg);
+    if (skip.has(mine)) return;
+    skip.add(mine);
+    keys.push(mine);
     const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim());
+    // Each shape once: its paint and its box, widened by its stroke.
     const shapes = [...svg.querySelectorAll(
-      'circle, rect, ellipse, line, polyline, polygon, path')];
+      'circle, rect, ellipse, line, polyline, polygon, path')].map(s => {
+      const style = getComputedStyle(s);
+      const width = style.stroke !== 'none' ? parseFloat(style.strokeWidth) || 0 : 0;
+      const r = s.getBBox();
+      return {s: s, fill: style.fill !== 'none', width: width,
+              around: {x: r.x - width, y: r.y - width, w: r.width + 2 * width,
+                       h: r.height + 2 * width}};
+    });
     const boxes = texts.map(ink);
     const said = t => JSON.stringify(t.textContent.trim().slice(0, 24));
     const what = s => {
@@ -234,26 +258,27 @@ OVERLAPS = r"""(() => {
         if (meets(b, boxes[i + 1 + k]))
           problems.push(`the text ${said(t)} touches the text ${said(u)}`);
       });
-      const grid = [];
-      for (let x = b.x; x < b.x + b.w + 0.5; x += Math.min(1, b.w / 2))
-        for (let y = b.y; y < b.y + b.h + 0.5; y += Math.min(1, b.h / 2))
-          grid.push([Math.min(x, b.x + b.w), Math.min(y, b.y + b.h)]);
-      shapes.forEach(s => {
-        const style = getComputedStyle(s);
-        const width = style.stroke !== 'none' ? parseFloat(style.strokeWidth) || 0 : 0;
-        const r = s.getBBox();
-        const around = {x: r.x - width, y: r.y - width,
-                        w: r.width + 2 * width, h: r.height + 2 * width};
+      // The ink box's edge, a point every unit: a shape's outline that reaches into the box
+      // crosses it, unless the whole shape lies inside the box.
+      const edge = [];
+      const across = Math.max(1, Math.ceil(b.w)), down = Math.max(1, Math.ceil(b.h));
+      for (let k = 0; k <= across; k++)
+        edge.push([b.x + b.w * k / across, b.y], [b.x + b.w * k / across, b.y + b.h]);
+      for (let k = 1; k < down; k++)
+        edge.push([b.x, b.y + b.h * k / down], [b.x + b.w, b.y + b.h * k / down]);
+      shapes.forEach(({s, fill, width, around}) => {
         if (!meets(b, around)) return;
+        const inside = around.x >= b.x && around.y >= b.y
+          && around.x + around.w <= b.x + b.w && around.y + around.h <= b.y + b.h;
         let filled = 0, stroked = 0;
-        for (const [x, y] of grid) {
+        for (const [x, y] of edge) {
           point.x = x; point.y = y;
-          if (style.fill !== 'none' && s.isPointInFill(point)) filled++;
+          if (fill && s.isPointInFill(point)) filled++;
           if (width > 0 && s.isPointInStroke(point)) stroked++;
         }
-        if (!filled && !stroked) return;
+        if (!filled && !stroked && !inside) return;
         const before = t.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_PRECEDING;
-        const ground = before && !stroked && filled === grid.length
+        const ground = before && !inside && !stroked && filled === edge.length
           && (s.parentNode === t.parentNode || s.parentNode === svg);
         const where = before ? 'over' : 'under';
         if (!ground) problems.push(`the text ${said(t)} sits ${where} the ${what(s)}`);
@@ -264,8 +289,8 @@ OVERLAPS = r"""(() => {
       found.push({board: name.length > 60 ? name.slice(0, 57) + '...' : name, problems});
     }
   });
-  return JSON.stringify(found);
-})()""".replace("BOARDS", _BOARDS)
+  return JSON.stringify({found: found, keys: keys});
+})""".replace("BOARDS", _BOARDS)
 
 
 def phone_problems(page: Page) -> list[str]:
@@ -283,11 +308,18 @@ def phone_problems(page: Page) -> list[str]:
     return problems
 
 
-def overlap_problems(page: Page) -> list[str]:
-    """Return, for each board on the page loaded in ``page``, each text touching another drawing."""
+def overlap_problems(page: Page, seen: set[str] | None = None) -> list[str]:
+    """Return, for each board on the page loaded in ``page``, each text touching another drawing.
+
+    Boards whose markup has a key in ``seen`` were looked at already and are
+    skipped; the keys of the others are added to it.
+    """
+    found = json.loads(page.evaluate(OVERLAPS, sorted(seen or ())))
+    if seen is not None:
+        seen.update(found["keys"])
     return [
         f"board {board['board']!r}: {problem}"
-        for board in json.loads(page.evaluate(OVERLAPS))
+        for board in found["found"]
         for problem in board["problems"]
     ]
 
@@ -359,6 +391,7 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
     expected, boards_for = _expected_examples()
     entries = _expected_entries()
     seen: list[str] = []
+    drawn: set[str] = set()  # the boards whose texts have been looked at
 
     def console(message: ConsoleMessage) -> None:
         seen.append(f"console.{message.type}: {message.text}")
@@ -411,7 +444,7 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
         missing = [ex for ex in expected.get(name, []) if ex not in facts["examples"]]
         if missing:
             problems.append(f"{name}: spec examples missing: {', '.join(missing)}")
-        problems.extend(f"{name}: {p}" for p in overlap_problems(page))
+        problems.extend(f"{name}: {p}" for p in overlap_problems(page, drawn))
         print(
             f"{name}: {facts['boards']} boards, {facts['dice']} dice, "
             f"{len(facts['examples'])} examples"
