@@ -17,10 +17,24 @@ by their own games.  On Can't Stop's questions page each question must have
 its anchor, a board and its explanation; on the other games' questions pages
 each question of the spec must be there with its examples, drawn.  Then, on
 the search page, a search for each rule's title words, of every game, must
-list a page with a rule of that title first.  With ``--screenshots`` it also saves a
-full-page PNG of the main pages.  Pages whose pictures are drawn by their own
-script (the "Try it" board) are checked once it has drawn them.  The exit
-status is 0 when every page passes.
+list a page with a rule of that title first.
+
+Every page is also looked at on a phone, 390 pixels wide (:data:`PHONE`):
+each board and dice picture must lie within the text's edges, and each
+board's text must still be drawn at 11 pixels or more.  And on every board
+no text may touch another drawing: the ink of each label, caption and
+number, measured in the browser, is tested against every other text and
+against every shape of the picture, point by point round its edge
+(``isPointInFill``, ``isPointInStroke``); a shape lying wholly inside it
+touches it too.  A text may stand on one shape drawn before it that holds
+it whole, such as the paper or a badge of its own group, and on nothing
+else.  A board drawn alike on several pages is looked at once.
+
+With ``--screenshots DIR`` it also saves a full-page PNG of the main pages,
+and, at phone width, a PNG of the screen scrolled to the first board of some
+of each game's pages (:data:`PHONE_PAGES`).  Pages whose pictures are drawn by their own script
+(the "Try it" board) are checked once it has drawn them.  The exit status is
+0 when every page passes.
 """
 
 from __future__ import annotations
@@ -34,7 +48,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import ConsoleMessage, Page, ViewportSize, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 #: The pages screenshotted with ``--screenshots``, and the file name of each picture.
@@ -63,6 +77,23 @@ MAIN_PAGES: dict[str, str] = {
     "tower/questions.html": "tower-questions.png",
     "tower/boards.html": "tower-boards.png",
 }
+
+#: The pages saved at phone width with ``--screenshots``, scrolled to their first board.
+PHONE_PAGES: dict[str, str] = {
+    "index.html": "phone-cantstop-index.png",
+    "rules/05-playing-a-sum.html": "phone-cantstop-rules-05.png",
+    "tryit.html": "phone-cantstop-tryit.png",
+    "finishline/index.html": "phone-finishline-index.png",
+    "finishline/rules/06-moving.html": "phone-finishline-rules-06.png",
+    "tower/index.html": "phone-tower-index.png",
+    "tower/rules/09-obstacle.html": "phone-tower-rules-09.png",
+    "tower/boards.html": "phone-tower-boards.png",
+}
+
+#: The window of a phone: every picture fits it, its text still legible.
+PHONE: ViewportSize = {"width": 390, "height": 844}
+#: The window the pages are first checked in.
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 #: The games on the site other than Can't Stop: the package of each, which is also the
 #: directory of its pages, whose layout follows the game's spec directory.
@@ -147,6 +178,152 @@ _PROBE = r"""(() => {
 })()""".replace("BOARDS", _BOARDS)
 
 
+_PHONE_PROBE = r"""(() => {
+  const boards = 'BOARDS';
+  const main = (document.querySelector('[role=main]') || document.body).getBoundingClientRect();
+  const right = Math.min(main.right, document.documentElement.clientWidth);
+  const name = svg => (svg.querySelector('title') || {}).textContent || svg.getAttribute('class');
+  const cut = [...document.querySelectorAll(boards + ', svg.cantstop-dice')].filter(svg => {
+    const r = svg.getBoundingClientRect();
+    return r.width > 0 && (r.left < main.left - 1 || r.right > right + 1);
+  }).map(svg => {
+    const r = svg.getBoundingClientRect();
+    return `${name(svg)}: ${Math.round(r.left)}-${Math.round(r.right)} px, ` +
+      `the text ${Math.round(main.left)}-${Math.round(right)} px`;
+  });
+  const smallest = [...document.querySelectorAll(boards)].map(svg => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const sizes = [...svg.querySelectorAll('text')].map(t => +t.getAttribute('font-size'));
+    return Math.min(...sizes) * scale;
+  });
+  return JSON.stringify({cut: cut, smallest: smallest});
+})()""".replace("BOARDS", _BOARDS)
+
+#: Each board's texts that touch another drawing: a list of sentences per board.  Given the
+#: keys of the boards already looked at (a hash of their markup), it skips those, and it
+#: returns the keys of the others.
+OVERLAPS = r"""((seen) => {
+  const key = svg => {  // FNV-1a of the markup: the same drawing has the same key
+    let h = 0x811c9dc5;
+    const text = svg.outerHTML;
+    for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 16777619);
+    return (h >>> 0).toString(16) + ':' + text.length;
+  };
+  const skip = new Set(seen), keys = [];
+  const pen = document.createElement('canvas').getContext('2d');
+  // The ink of a text, in its picture's units: from the start of its first glyph, on its
+  // baseline, the extent the canvas measures for the same string in the same font.  The
+  // canvas gives whole units, so the box is taken half a unit in on every side.
+  const ink = t => {
+    const style = getComputedStyle(t);
+    pen.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const m = pen.measureText(t.textContent);
+    const start = t.getStartPositionOfChar(0);
+    const left = start.x - m.actualBoundingBoxLeft, top = start.y - m.actualBoundingBoxAscent;
+    const w = m.actualBoundingBoxLeft + m.actualBoundingBoxRight;
+    const h = m.actualBoundingBoxAscent + m.actualBoundingBoxDescent;
+    return {x: left + 0.5, y: top + 0.5, w: Math.max(w - 1, 0.5), h: Math.max(h - 1, 0.5)};
+  };
+  const meets = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  const found = [];
+  document.querySelectorAll('BOARDS').forEach(svg => {
+    const mine = key(svg);
+    if (skip.has(mine)) return;
+    skip.add(mine);
+    keys.push(mine);
+    const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim());
+    // Each shape once: its paint and its box, widened by its stroke.
+    const shapes = [...svg.querySelectorAll(
+      'circle, rect, ellipse, line, polyline, polygon, path')].map(s => {
+      const style = getComputedStyle(s);
+      const width = style.stroke !== 'none' ? parseFloat(style.strokeWidth) || 0 : 0;
+      const r = s.getBBox();
+      return {s: s, fill: style.fill !== 'none', width: width,
+              around: {x: r.x - width, y: r.y - width, w: r.width + 2 * width,
+                       h: r.height + 2 * width}};
+    });
+    const boxes = texts.map(ink);
+    const said = t => JSON.stringify(t.textContent.trim().slice(0, 24));
+    const what = s => {
+      const group = s.parentNode === svg ? null : s.closest('[class]');
+      const data = group ? Object.values(group.dataset).filter(v => v) : [];
+      return [s.tagName, ...(group ? ['of the', group.getAttribute('class'), ...data] : [])]
+        .join(' ');
+    };
+    const point = svg.createSVGPoint();
+    const problems = [];
+    texts.forEach((t, i) => {
+      const b = boxes[i];
+      texts.slice(i + 1).forEach((u, k) => {
+        if (meets(b, boxes[i + 1 + k]))
+          problems.push(`the text ${said(t)} touches the text ${said(u)}`);
+      });
+      // The ink box's edge, a point every unit: a shape's outline that reaches into the box
+      // crosses it, unless the whole shape lies inside the box.
+      const edge = [];
+      const across = Math.max(1, Math.ceil(b.w)), down = Math.max(1, Math.ceil(b.h));
+      for (let k = 0; k <= across; k++)
+        edge.push([b.x + b.w * k / across, b.y], [b.x + b.w * k / across, b.y + b.h]);
+      for (let k = 1; k < down; k++)
+        edge.push([b.x, b.y + b.h * k / down], [b.x + b.w, b.y + b.h * k / down]);
+      shapes.forEach(({s, fill, width, around}) => {
+        if (!meets(b, around)) return;
+        const inside = around.x >= b.x && around.y >= b.y
+          && around.x + around.w <= b.x + b.w && around.y + around.h <= b.y + b.h;
+        let filled = 0, stroked = 0;
+        for (const [x, y] of edge) {
+          point.x = x; point.y = y;
+          if (fill && s.isPointInFill(point)) filled++;
+          if (width > 0 && s.isPointInStroke(point)) stroked++;
+        }
+        if (!filled && !stroked && !inside) return;
+        const before = t.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_PRECEDING;
+        const ground = before && !inside && !stroked && filled === edge.length
+          && (s.parentNode === t.parentNode || s.parentNode === svg);
+        const where = before ? 'over' : 'under';
+        if (!ground) problems.push(`the text ${said(t)} sits ${where} the ${what(s)}`);
+      });
+    });
+    if (problems.length) {
+      const name = (svg.querySelector('title') || {}).textContent || svg.getAttribute('class');
+      found.push({board: name.length > 60 ? name.slice(0, 57) + '...' : name, problems});
+    }
+  });
+  return JSON.stringify({found: found, keys: keys});
+})""".replace("BOARDS", _BOARDS)
+
+
+def phone_problems(page: Page) -> list[str]:
+    """Return what does not fit a phone on the page loaded in ``page``, already at phone width."""
+    facts = json.loads(page.evaluate(_PHONE_PROBE))
+    problems = [
+        f"at {PHONE['width']} px, a picture runs past the text: {cut}" for cut in facts["cut"]
+    ]
+    small = [size for size in facts["smallest"] if size < MIN_TEXT_PX]
+    if small:
+        problems.append(
+            f"at {PHONE['width']} px, {len(small)} boards draw text at {min(small):.1f}px, "
+            f"under {MIN_TEXT_PX}px"
+        )
+    return problems
+
+
+def overlap_problems(page: Page, seen: set[str] | None = None) -> list[str]:
+    """Return, for each board on the page loaded in ``page``, each text touching another drawing.
+
+    Boards whose markup has a key in ``seen`` were looked at already and are
+    skipped; the keys of the others are added to it.
+    """
+    found = json.loads(page.evaluate(OVERLAPS, sorted(seen or ())))
+    if seen is not None:
+        seen.update(found["keys"])
+    return [
+        f"board {board['board']!r}: {problem}"
+        for board in found["found"]
+        for problem in board["problems"]
+    ]
+
+
 #: How long a page may take to load, in milliseconds.
 TIMEOUT_MS = 30_000
 
@@ -214,6 +391,7 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
     expected, boards_for = _expected_examples()
     entries = _expected_entries()
     seen: list[str] = []
+    drawn: set[str] = set()  # the boards whose texts have been looked at
 
     def console(message: ConsoleMessage) -> None:
         seen.append(f"console.{message.type}: {message.text}")
@@ -224,7 +402,7 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
     pages = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
     pages = [p for p in pages if not p.startswith("_")]
     for name in pages:
-        page.set_viewport_size({"width": 1280, "height": 900})
+        page.set_viewport_size(DESKTOP)
         seen.clear()
         try:
             page.goto((root / name).resolve().as_uri(), wait_until="load", timeout=TIMEOUT_MS)
@@ -266,6 +444,7 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
         missing = [ex for ex in expected.get(name, []) if ex not in facts["examples"]]
         if missing:
             problems.append(f"{name}: spec examples missing: {', '.join(missing)}")
+        problems.extend(f"{name}: {p}" for p in overlap_problems(page, drawn))
         print(
             f"{name}: {facts['boards']} boards, {facts['dice']} dice, "
             f"{len(facts['examples'])} examples"
@@ -274,6 +453,13 @@ def check_site(root: Path, page: Page, screenshots: Path | None) -> list[str]:
             page.set_viewport_size({"width": 1280, "height": min(int(facts["height"]), 6000)})
             screenshots.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(screenshots / MAIN_PAGES[name]))
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(100)
+        problems.extend(f"{name}: {p}" for p in phone_problems(page))
+        if screenshots is not None and name in PHONE_PAGES and facts["boards"]:
+            screenshots.mkdir(parents=True, exist_ok=True)
+            page.locator(_BOARDS).first.scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshots / PHONE_PAGES[name]))
     unseen = sorted(set(expected) - set(pages))
     problems.extend(f"{name}: page missing from the site" for name in unseen)
     for name in [QUESTIONS_PAGE, *entries]:

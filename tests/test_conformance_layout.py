@@ -31,6 +31,20 @@ RELEASED: dict[str, dict[str, str]] = {
         "schema.json": "1812ee56f38cf0122dc05ad98d0358410f65f683687bd9bc3e879ed166851574",
         "spec-examples.json": "c20fff6baf7caa6115d109aa6678c703e4fad46e1ee0f2337a2e52154163f66c",
     },
+    # Released on 2026-12-04.
+    "v2": {
+        "apply.json": "f38e1800cf621d05b5db1166cde83ab91a2cf68e0a6d7613dfaeaad4d0d36e85",
+        "explain.json": "55651f161439dd62066695f5809bfa71b910d1ef137ac97a17a7e9da7d574c23",
+        "games.json": "0e36c4e7a4e247aed69b6f5c97ccf3207d2df8fbbc166e233abc0342f9484a64",
+        "illegal.json": "e80379b9bef24eaa9145638880e316d9158e034e6b226bed3f212490339b72b8",
+        "invalid.json": "1f2a2ce44c4f240f050af582c7328b8be2d2adc85d3192e29e232f79a961b9e8",
+        "moves.json": "8d53f8fd8e1039c4ce6d1876a8a8bdd7f1237437ab3c2f45591fb042e0ccea87",
+        "notation.json": "201e12826e9aac51352ef52ec36b76ef0ed00517c6e601a66c3e7975e6fbaa85",
+        "perft.json": "244e1433a9ed24d183f0ccc7eabc340101e03bae66531fefd6e9ae347bed64b7",
+        "rolls.json": "e2f8877992e4934389a55608c2ad21812f380441f35231d5a6623b222df14e93",
+        "schema.json": "d93f6fb3c98664c87151224eb75bfe6bb1313434c6ab167ecb62b01c537e3e96",
+        "spec-examples.json": "e9d021523227a13eef9893c6c75617201bd1c46416a6a5d2a56c7df5a8dcd2d9",
+    },
 }
 
 
@@ -76,7 +90,7 @@ def test_the_layer_check_is_not_vacuous(tmp_path: Path) -> None:
 
 
 def test_the_frozen_list_holds_every_released_version() -> None:
-    """spec/conformance/frozen.json lists v1 with the hashes recorded at its release, only v1."""
+    """spec/conformance/frozen.json lists v1 and v2 with the hashes recorded at their releases."""
     assert read_frozen(ROOT / "spec" / "conformance") == RELEASED
 
 
@@ -87,7 +101,8 @@ def test_released_vector_files_never_change() -> None:
 
 def test_the_frozen_check_sees_a_change_a_removal_and_an_addition(tmp_path: Path) -> None:
     """A copy of v1 with one byte changed, one file gone and one added: three problems."""
-    shutil.copytree(ROOT / "spec" / "conformance" / "v1", tmp_path / "v1")
+    for version in ("v1", "v2"):
+        shutil.copytree(ROOT / "spec" / "conformance" / version, tmp_path / version)
     shutil.copy(ROOT / "spec" / "conformance" / "frozen.json", tmp_path / "frozen.json")
     assert check_frozen(tmp_path) == []
     with (tmp_path / "v1" / "perft.json").open("ab") as file:
@@ -102,7 +117,8 @@ def test_the_frozen_check_sees_a_change_a_removal_and_an_addition(tmp_path: Path
 
 
 def test_the_generator_refuses_to_write_a_released_version(tmp_path: Path) -> None:
-    """Regenerating into v1 is refused before a file is written, by the command as well."""
-    with pytest.raises(FrozenError, match="frozen"):
-        generate.write(ROOT / "spec" / "conformance" / "v1")
+    """Regenerating into v1 or v2 is refused before a file is written, by the command as well."""
+    for version in ("v1", "v2"):
+        with pytest.raises(FrozenError, match="frozen"):
+            generate.write(ROOT / "spec" / "conformance" / version)
     assert check_frozen(ROOT / "spec" / "conformance") == []

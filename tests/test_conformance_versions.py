@@ -1,8 +1,9 @@
-"""Suite versions: v1 frozen, v2 the newest, the changelog, choosing a version, the port of v1."""
+"""Suite versions: v1 and v2 frozen, the next change opening v3, the changelog, the port of v1."""
 
 from __future__ import annotations
 
 import functools
+import json
 import re
 import shutil
 import sys
@@ -13,6 +14,7 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
+from dicekit.conformance.frozen import check_frozen, open_version, read_frozen
 from tests.extras import NODE_REASON
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,13 +41,81 @@ def _changed() -> tuple[set[str], set[str]]:
     return changed, set(new) - set(old)
 
 
-def test_the_generator_writes_only_the_newest_version() -> None:
-    """The newest installed version is the one the generator writes, and its headers say so."""
+def test_v2_is_released_and_the_next_change_opens_v3() -> None:
+    """v2, the newest version, is released (frozen) and dated; the next change goes into v3."""
     assert generate.versions()[-1] == generate.SUITE_VERSION == 2
     assert generate.vectors_dir() == generate.vectors_dir(2)
     assert harness.files_version(generate.vectors_dir(1)) == 1
     assert harness.files_version(generate.vectors_dir(2)) == 2
-    # test_conformance.py holds v2 to what the generator writes, byte for byte.
+    root = generate.suite_root()
+    assert list(read_frozen(root)) == ["v1", "v2"]
+    assert open_version(root, generate.SUITE_VERSION) == 3
+    text = CHANGES.read_text(encoding="utf-8")
+    assert "## v2 (released 2026-12-04: `spec/conformance/v2/`)" in text
+    assert "## v3 (not opened yet)" in text
+    assert text.index("## v3") < text.index("## v2") < text.index("## v1")
+    # test_conformance.py holds v2 to what the generator writes, byte for byte: no
+    # expected answer has changed since its release.
+
+
+def _committed_v2() -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """Return v2's files as the generator builds them: name, description and cases."""
+    built = []
+    for path in sorted(generate.vectors_dir(2).glob("*.json")):
+        if path.name != "schema.json":
+            data = json.loads(path.read_text(encoding="utf-8"))
+            built.append((data["file"], data["description"], data["cases"]))
+    return built
+
+
+@pytest.fixture
+def suite_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Give the generator a copy of the suite's folder to write, and v2's own cases to draw."""
+    root = tmp_path / "conformance"
+    root.mkdir()
+    for name in ("v1", "v2"):
+        shutil.copytree(generate.suite_root() / name, root / name)
+    shutil.copy(generate.suite_root() / "frozen.json", root / "frozen.json")
+    monkeypatch.setattr(generate, "suite_root", lambda: root)
+    built = _committed_v2()
+    monkeypatch.setattr(generate, "_built", lambda: built)
+    return root
+
+
+def test_regenerating_an_unchanged_released_suite_writes_nothing(
+    suite_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With v2 released and nothing changed, the command writes nothing and says so: status 0."""
+    assert main(["conform", "--regenerate"]) == 0
+    assert capsys.readouterr().out == (
+        f"nothing written: the vectors are those of {suite_copy / 'v2'}, released and unchanged\n"
+    )
+    assert generate.versions() == [1, 2]
+    assert check_frozen(suite_copy) == []
+
+
+def test_the_first_change_after_the_release_opens_v3(
+    suite_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A changed answer opens v3: its files say version 3, its schema admits 3; v2 is untouched."""
+    built = _committed_v2()
+    name, description, cases = built[-1]
+    changed = [{**cases[0], "title": "a changed title"}, *cases[1:]]
+    monkeypatch.setattr(generate, "_built", lambda: [*built[:-1], (name, description, changed)])
+    counts, folder = generate.write_next_version()
+    assert folder == suite_copy / "v3"
+    assert sum(counts.values()) == sum(len(cases) for _, _, cases in built)
+    assert generate.versions() == [1, 2, 3]
+    assert check_frozen(suite_copy) == []
+    assert harness.files_version(folder) == 3
+    schema = json.loads((folder / "schema.json").read_text(encoding="utf-8"))
+    assert schema["properties"]["version"] == {"const": 3}
+    assert schema["title"] == "Can't Stop conformance vectors, version 3"
+    assert schema["$id"].endswith("/v3/schema.json")
+    ours = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+    assert ours["cases"][0]["title"] == "a changed title"
+    # Written again, the open version v3 is rewritten in place.
+    assert generate.write_next_version()[1] == folder
 
 
 def test_v1_is_what_a_port_of_its_time_answers() -> None:

@@ -128,6 +128,78 @@ def test_the_doctest_builder_passes(tmp_path: Path) -> None:
     assert not re.search(r"^\s*0 tests\b", report, re.MULTILINE), report
 
 
+#: Run in a fresh interpreter where the research frameworks cannot be imported, as with the
+#: docs extra alone: read docs/conf.py, then import every module a page documents, under the
+#: mocks conf.py chose, as autodoc does.  Print the mocks, then one line per failed import.
+WITHOUT_FRAMEWORKS = """
+import importlib, runpy, sys
+from importlib.abc import MetaPathFinder
+BLOCKED = set(sys.argv[1].split(","))
+
+class Blocker(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, Blocker())
+from sphinx.ext.autodoc.mock import mock
+conf = runpy.run_path(sys.argv[2])
+print(",".join(conf["autodoc_mock_imports"]))
+with mock(conf["autodoc_mock_imports"]):
+    for name in sys.argv[3:]:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:
+            print(f"{name}: {type(exc).__name__}: {exc}")
+"""
+
+
+def test_the_docs_extra_installs_no_framework_and_the_pages_need_none() -> None:
+    """The docs extra installs Sphinx and its readers only; every documented module imports.
+
+    OpenSpiel, Gymnasium, PettingZoo, numba, numpy and Ray are not in it (they
+    weigh over 600 MB); docs/conf.py has autodoc mock each one that is missing,
+    and with all of them missing every module a page documents still imports,
+    as autodoc imports it.  The whole build without them is checked by hand with
+    the README's command in a fresh venv.
+    """
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    names = {re.split(r"[<>=\[ ]", r)[0].lower() for r in extras["docs"]}
+    assert names == {"sphinx", "myst-parser", "furo", "hypothesis"}
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    frameworks = re.search(r"^FRAMEWORKS = \((.*)\)$", conf, re.MULTILINE)
+    assert frameworks is not None
+    blocked = [name.strip().strip('"') for name in frameworks.group(1).split(",")]
+    assert {"numpy", "numba", "pyspiel", "gymnasium", "pettingzoo", "ray"} <= set(blocked)
+    pages = "".join(path.read_text(encoding="utf-8") for path in DOCS.rglob("*.md"))
+    modules = sorted(set(re.findall(r"^\.\. automodule:: ([\w.]+)$", pages, re.MULTILINE)))
+    assert {"cantstop.openspiel", "cantstop.envs.gymnasium", "cantstop.solve"} <= set(modules)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            WITHOUT_FRAMEWORKS,
+            ",".join(blocked),
+            str(DOCS / "conf.py"),
+            *modules,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr
+    mocked, *failed = run.stdout.splitlines()
+    assert sorted(mocked.split(",")) == sorted(blocked)
+    assert failed == []
+
+
 def test_every_spec_example_is_on_its_page_with_its_pictures(site: Path) -> None:
     spec = load_spec()
     pages: dict[str, str] = {}
@@ -599,6 +671,68 @@ def test_the_pages_load_in_chromium_with_their_pictures_and_no_console_errors(
         )
         assert f"{game}/questions.html: {questions} of {questions} questions" in run.stdout
     assert re.search(r"search.html: (\d+) of \1 rule titles found first", run.stdout)
+
+
+#: A page with three boards: one whose labels sit on their own badge and on the paper, one
+#: whose number sits under the next field and over the track, and one too wide for a phone.
+CRAFTED = """<!doctype html><html><body><div role="main" style="margin: 0 16px">
+<svg xmlns="http://www.w3.org/2000/svg" class="tower-board" viewBox="0 0 200 100" width="200">
+<title>clean</title><rect width="100%" height="100%" fill="#fff"/>
+<text x="10" y="20" font-size="13">caption</text>
+<g class="field" data-field="1"><circle cx="100" cy="60" r="18" fill="#eee" stroke="#000"/>
+<text x="100" y="65" font-size="13" text-anchor="middle">1</text></g>
+</svg>
+<svg xmlns="http://www.w3.org/2000/svg" class="tower-board" viewBox="0 0 200 100" width="200">
+<title>crowded</title><rect width="100%" height="100%" fill="#fff"/>
+<polyline points="20,35 180,35" fill="none" stroke="#888" stroke-width="6"/>
+<g class="field" data-field="13"><circle cx="60" cy="70" r="12" fill="#eee" stroke="#000"/>
+<text x="95" y="40" font-size="13" text-anchor="middle">13</text></g>
+<g class="field" data-field="14"><circle cx="100" cy="36" r="12" fill="#eee" stroke="#000"/>
+</g></svg>
+<svg xmlns="http://www.w3.org/2000/svg" class="tower-board" viewBox="0 0 600 100"
+  style="width: 600px"><title>wide</title><text x="10" y="20" font-size="13">wide</text></svg>
+</div></body></html>"""
+
+
+def test_the_browser_check_sees_labels_on_other_drawings_and_boards_past_a_phone(
+    tmp_path: Path,
+) -> None:
+    """check_pages' geometric check and phone check, on boards drawn to fail them.
+
+    The clean board's number stands on its own field's fill and its caption on
+    the paper: nothing is said.  The crowded board's 13 sits under field 14's
+    circle (drawn after it) and over the track: both are named.  At 390 pixels
+    the 600-pixel board runs past the text.
+    """
+    require("playwright")
+    if not Path(CHROMIUM).is_file():
+        if os.environ.get("CI") == "true":
+            pytest.fail("the browser check needs Chromium: apt-get install -y chromium")
+        pytest.skip(CHROMIUM_REASON)
+    from playwright.sync_api import sync_playwright
+
+    spec = importlib.util.spec_from_file_location("check_pages", DOCS / "check_pages.py")
+    assert spec is not None
+    assert spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    page_file = tmp_path / "crafted.html"
+    page_file.write_text(CRAFTED, encoding="utf-8")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM)
+        try:
+            page = browser.new_page(viewport=check.PHONE)
+            page.goto(page_file.as_uri())
+            overlaps = check.overlap_problems(page)
+            phone = check.phone_problems(page)
+        finally:
+            browser.close()
+    assert overlaps == [
+        "board 'crowded': the text \"13\" sits over the polyline",
+        "board 'crowded': the text \"13\" sits under the circle of the field 14",
+    ]
+    # The text runs from the body's margin (8 px) and the frame's (16 px) to as far from the right.
+    assert phone == ["at 390 px, a picture runs past the text: wide: 24-624 px, the text 24-366 px"]
 
 
 CITED = """{"z3_version": "4.15.4", "generated_by": "python -m proofs --json x",

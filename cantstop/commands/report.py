@@ -162,7 +162,7 @@ def report_error(
       terminal;
     - a message given as text is reported with ``status`` (default 1);
     - any other exception is an internal error, status 3, named by its type;
-      with :data:`TRACEBACK_VARIABLE` set, its traceback follows the line.
+      with :data:`~cantstop.commands.report.TRACEBACK_VARIABLE` set, its traceback follows the line.
 
     ``command`` is the subcommand's name (``"verify"``); ``stream`` defaults to
     ``sys.stderr``; ``status``, when given, overrides the status of the kind.

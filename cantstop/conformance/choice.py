@@ -24,6 +24,7 @@ from dicekit.conformance.cases import load_cases, suite_versions
 from dicekit.conformance.gamesuite import GameVectorsSuite
 from dicekit.conformance.serve import Message, Server
 from dicekit.conformance.suite import Case, GameSuite
+from dicekit.conformance.vectorfiles import write_next
 from dicekit.protocol import Game
 
 __all__ = ["GameConformance", "conformance_of"]
@@ -47,7 +48,8 @@ class GameConformance:
     root: Path
     #: The version the generator writes, or ``None`` when it writes the newest installed.
     newest: int | None
-    #: Rewrites the vectors (in a folder, or the default one); returns counts and the folder.
+    #: Rewrites the vectors (in a folder, or where the suite's next change goes); returns the
+    #: counts and the folder, and no counts when the newest version is released and unchanged.
     regenerate: Callable[[Path | None], tuple[dict[str, int], Path]]
     #: Answers one request of the protocol as the game's reference port.
     answer: Callable[[object], Message]
@@ -91,7 +93,9 @@ def _cantstop(game: Game[Any, Any, Any]) -> GameConformance:
     from cantstop.conformance.suite import SUITE
 
     def regenerate(directory: Path | None) -> tuple[dict[str, int], Path]:
-        return generate.write(directory), directory or generate.vectors_dir()
+        if directory is None:
+            return generate.write_next_version()
+        return generate.write(directory), directory
 
     checkout = Path(__file__).resolve().parent.parent.parent
     return GameConformance(
@@ -110,9 +114,11 @@ def _layered(game: Game[Any, Any, Any]) -> GameConformance:
 
     def regenerate(directory: Path | None) -> tuple[dict[str, int], Path]:
         installed = vectors.versions(game)
-        version = installed[-1] if installed else 1
-        target = directory or vectors.vectors_dir(game, version)
-        return vectors.write_vectors(game, version, directory=target), target
+        newest = installed[-1] if installed else 1
+        if directory is None:  # where the suite's next change goes
+            root = vectors.suite_root(game)
+            return write_next(root, newest, lambda v: vectors.generate_vectors(game, v))
+        return vectors.write_vectors(game, newest, directory=directory), directory
 
     home = game.info.spec_dir.parent
     return GameConformance(

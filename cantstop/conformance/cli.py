@@ -159,6 +159,9 @@ def _regenerate(chosen: GameConformance, directory: Path | None) -> int:
         counts, written = chosen.regenerate(directory)
     except (FrozenError, VectorError) as exc:
         raise _UsageError(f"--regenerate: {exc}") from None
+    if not counts:
+        print(f"nothing written: the vectors are those of {written}, released and unchanged")
+        return 0
     print(f"{sum(counts.values())} cases written to {written}")
     return 0
 

@@ -1,10 +1,14 @@
 """Write the newest conformance vectors under ``spec/conformance/vN/`` from the spec and the engine.
 
 ``python -m cantstop.conformance.generate`` (or ``cantstop conform --regenerate``)
-rewrites every file of the newest version, :data:`SUITE_VERSION`; a released
-version is frozen (its files are held to the hashes of
-``spec/conformance/frozen.json``, :mod:`dicekit.conformance.frozen`), and a
-change to any expected answer is a new version (``spec/CHANGES.md``).  The
+writes the version the suite's next change goes into: the newest version,
+:data:`SUITE_VERSION`, while it is being prepared.  A released version is
+frozen (its files are held to the hashes of ``spec/conformance/frozen.json``,
+:mod:`dicekit.conformance.frozen`): once the newest is released, the
+generator writes nothing while its vectors come out the same, and the first
+change to them opens the next version, ``vN+1``, with the newest's schema
+renumbered (:func:`dicekit.conformance.vectorfiles.write_next`); the change
+is then listed in ``spec/CHANGES.md`` and :data:`SUITE_VERSION` moves up.  The
 output depends only on this package, the spec and the engine, never on the
 clock or on hash seeds, so a second run gives the same bytes.  The case
 kinds and their fields are described in ``spec/protocol.md`` and in
@@ -42,10 +46,10 @@ from cantstop.conformance.textcases import invalid_cases, notation_cases
 from cantstop.spec import spec_dir
 from cantstop.state import State
 from dicekit.conformance.cases import suite_versions
-from dicekit.conformance.frozen import refuse_frozen
+from dicekit.conformance.frozen import FrozenError, refuse_frozen
 from dicekit.conformance.suite import Case
 from dicekit.conformance.vectorfiles import render as _render
-from dicekit.conformance.vectorfiles import write_files
+from dicekit.conformance.vectorfiles import write_files, write_next
 
 __all__ = [
     "CONFIGS",
@@ -57,16 +61,19 @@ __all__ = [
     "needs",
     "play_game",
     "render",
+    "schema",
     "state_pool",
     "suite_root",
     "vectors_dir",
     "versions",
     "write",
+    "write_next_version",
 ]
 
 #: The name every vector file carries.
 SUITE = "cantstop-conformance"
-#: The newest version of the suite: the one the generator writes; also the directory name.
+#: The newest version of the suite, the one a port that names no version runs; also the
+#: directory name.  Version 2 was released on 2026-12-04: the next change opens version 3.
 SUITE_VERSION = 2
 
 
@@ -136,27 +143,68 @@ FILES: tuple[tuple[str, str, Callable[[list[State]], list[Case]]], ...] = (
 )
 
 
-def render(name: str, description: str, cases: list[Case]) -> str:
-    """Return the text of one vector file: a JSON object with one case per line."""
-    return _render(SUITE, SUITE_VERSION, name, description, cases)
+def render(name: str, description: str, cases: list[Case], version: int = SUITE_VERSION) -> str:
+    """Return the text of one vector file of ``version``: a JSON object with one case per line."""
+    return _render(SUITE, version, name, description, cases)
 
 
-def generate() -> dict[str, str]:
-    """Return every vector file's name and text."""
+def _built() -> list[tuple[str, str, list[Case]]]:
     pool = state_pool()
-    return {f"{name}.json": render(name, desc, build(pool)) for name, desc, build in FILES}
+    return [(name, desc, build(pool)) for name, desc, build in FILES]
+
+
+def generate(version: int = SUITE_VERSION) -> dict[str, str]:
+    """Return every vector file's name and text, as version ``version`` holds them."""
+    return {f"{name}.json": render(name, desc, cases, version) for name, desc, cases in _built()}
+
+
+def schema(version: int) -> str:
+    """Return ``schema.json`` of ``version``: the newest version's, renumbered.
+
+    The schema is written by hand; a new version starts from the newest's,
+    with its number in the ``$id``, the title and the ``version`` it admits.
+    """
+    text = (vectors_dir() / "schema.json").read_text(encoding="utf-8")
+    for old, new in (
+        (f"/v{SUITE_VERSION}/schema.json", f"/v{version}/schema.json"),
+        (f'vectors, version {SUITE_VERSION}"', f'vectors, version {version}"'),
+        (f'"version": {{"const": {SUITE_VERSION}}}', f'"version": {{"const": {version}}}'),
+    ):
+        if text.count(old) != 1:
+            raise FrozenError(f"{vectors_dir()}/schema.json does not hold {old!r} once")
+        text = text.replace(old, new)
+    return text
 
 
 def write(directory: Path | None = None) -> dict[str, int]:
-    """Write every vector file to ``directory`` (default: :func:`vectors_dir`).
+    """Write every vector file to ``directory``, or where the suite's next change goes.
 
     Return the number of cases in each file.  A released version is frozen
     (``spec/conformance/frozen.json``): writing into it raises
-    :class:`~dicekit.conformance.frozen.FrozenError` before any file is touched.
+    :class:`~dicekit.conformance.frozen.FrozenError` before any file is
+    touched.  Without ``directory``, see :func:`write_next_version`.
     """
-    target = vectors_dir() if directory is None else directory
-    refuse_frozen(target)
-    return write_files(target, generate())
+    if directory is None:
+        return write_next_version()[0]
+    refuse_frozen(directory)
+    return write_files(directory, generate())
+
+
+def write_next_version() -> tuple[dict[str, int], Path]:
+    """Write the vectors where the suite's next change goes; return the counts and the folder.
+
+    While :data:`SUITE_VERSION` is being prepared, its files are rewritten.
+    Once it is released, nothing is written while the vectors come out as it
+    holds them (the counts are empty); otherwise version ``SUITE_VERSION + 1``
+    is opened, its schema renumbered from the newest's.
+    """
+    built = _built()
+
+    def texts(version: int) -> dict[str, str]:
+        files = {f"{n}.json": render(n, d, cases, version) for n, d, cases in built}
+        return files if version == SUITE_VERSION else {**files, "schema.json": schema(version)}
+
+    return write_next(suite_root(), SUITE_VERSION, texts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -164,7 +212,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cantstop.conformance.generate")
     parser.add_argument("--out", type=Path, help="directory to write (default: the spec's)")
     args = parser.parse_args(argv)
-    counts = write(args.out)
+    counts, folder = write_next_version() if args.out is None else (write(args.out), args.out)
+    if not counts:
+        print(f"nothing written: the vectors are those of {folder}, released")
+        return 0
     for name, count in counts.items():
         print(f"{name}: {count} cases")
     print(f"{sum(counts.values())} cases in total")

@@ -5,7 +5,10 @@ keeps passing it.  The suite's folder (``conformance/``, beside ``v1/``,
 ``v2/``...) holds ``frozen.json``: for each released version, the sha256 of
 each of its files.  :func:`check_frozen` names every file that changed,
 went missing or was added; :func:`freeze` adds a version to the list when it
-is released; ``refuse_frozen`` keeps a generator from writing into one.
+is released; ``refuse_frozen`` keeps a generator from writing into one, and
+:func:`open_version` says where a suite's next change goes: into the newest
+version while it is being prepared, and once that is released, into the
+next, which the change opens.
 
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as tmp:
@@ -24,7 +27,15 @@ import hashlib
 import json
 from pathlib import Path
 
-__all__ = ["FROZEN_FILE", "FrozenError", "check_frozen", "file_hashes", "freeze", "read_frozen"]
+__all__ = [
+    "FROZEN_FILE",
+    "FrozenError",
+    "check_frozen",
+    "file_hashes",
+    "freeze",
+    "open_version",
+    "read_frozen",
+]
 
 #: The name of the list, in the folder of a suite's versions.
 FROZEN_FILE = "frozen.json"
@@ -98,6 +109,26 @@ def freeze(root: Path, version: int) -> None:
     listed[name] = hashes
     text = json.dumps(dict(sorted(listed.items(), key=lambda kv: int(kv[0][1:]))), indent=1)
     (root / FROZEN_FILE).write_text(text + "\n", encoding="utf-8", newline="\n")
+
+
+def open_version(root: Path, newest: int) -> int:
+    """Return the version of the suite in ``root`` that its next change goes into.
+
+    That is ``newest``, the newest version installed, while it is being
+    prepared; once it is released (in the frozen-hash list), the next change
+    opens the version after it.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     root = Path(tmp)
+    ...     (root / "v1").mkdir()
+    ...     _ = (root / "v1" / "moves.json").write_text("{}")
+    ...     before = open_version(root, 1)
+    ...     freeze(root, 1)
+    ...     before, open_version(root, 1)
+    (1, 2)
+    """
+    return newest + 1 if f"v{newest}" in read_frozen(root) else newest
 
 
 def refuse_frozen(directory: Path) -> None:

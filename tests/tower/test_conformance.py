@@ -1,11 +1,13 @@
 """The conformance suite of Off to the Tower (``tower/spec/conformance/``) and its sample record.
 
-Version 1 is released: its files are held to the hashes of ``frozen.json``
-and are exactly what the layer's generator writes from the engine and its
-rule tags.  The bundled JavaScript port passes the spec's examples and the
-whole games through ``cantstop conform`` (CI runs every case, against the
-port and the reference server); the sample record verifies, and a tampered
-copy is refused at its line under the rule it breaks.
+Version 1 is released: its files are held to the hashes of ``frozen.json``.
+Version 2, the newest, is being prepared: its files are exactly what the
+layer's generator writes from the engine and its rule tags, and it asks and
+answers every case of v1 alike, adding the cases ``spec/CHANGES.md`` lists.
+The bundled JavaScript port passes the spec's examples and the whole games
+through ``cantstop conform`` (CI runs every case, against the port and the
+reference server); the sample record verifies, and a tampered copy is
+refused at its line under the rule it breaks.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from pathlib import Path
 import pytest
 
 from cantstop.cli import main
-from dicekit.conformance.frozen import check_frozen, read_frozen
-from dicekit.conformance.vectors import generate_vectors, suite_root
+from dicekit.conformance.cases import load_cases
+from dicekit.conformance.frozen import check_frozen, open_version, read_frozen
+from dicekit.conformance.gamesuite import GameVectorsSuite
+from dicekit.conformance.vectors import generate_vectors, suite_root, versions
 from tower import GAME
 
 ROOT = suite_root(GAME)
-V1 = ROOT / "v1"
+V1, V2 = ROOT / "v1", ROOT / "v2"
+CHANGES = Path(__file__).resolve().parents[2] / "spec" / "CHANGES.md"
 SAMPLE = Path(__file__).resolve().parents[2] / "tower" / "examples" / "sample-game.jsonl"
 
 
@@ -32,15 +37,35 @@ def test_v1_is_released_and_unchanged() -> None:
     assert check_frozen(ROOT) == []
 
 
-def test_v1_is_what_the_generator_writes() -> None:
-    """The layer's generator writes v1 byte for byte from today's engine: 3,000 cases and more."""
-    texts = generate_vectors(GAME, 1)
-    assert sorted(texts) == sorted(p.name for p in V1.iterdir())
+def test_v2_is_the_newest_and_what_the_generator_writes() -> None:
+    """The layer's generator writes v2 byte for byte from today's engine: 3,000 cases and more.
+
+    v2 is being prepared: the next change goes into it, not into a v3.
+    """
+    assert versions(GAME) == [1, 2]
+    assert open_version(ROOT, 2) == 2
+    texts = generate_vectors(GAME, 2)
+    assert sorted(texts) == sorted(p.name for p in V2.iterdir())
     for name, text in texts.items():
-        assert (V1 / name).read_text(encoding="utf-8") == text, name
+        assert (V2 / name).read_text(encoding="utf-8") == text, name
     counts = {n: json.loads(t)["count"] for n, t in texts.items() if n != "schema.json"}
     assert sum(counts.values()) >= 3000
     assert min(counts.values()) > 0
+
+
+def test_v2_asks_every_case_of_v1_alike_and_adds_what_the_changelog_lists() -> None:
+    """Each case of v1 is in v2 unchanged; the two cases v2 adds are listed in spec/CHANGES.md."""
+    checks = GameVectorsSuite(GAME).checks
+    old = {c["id"]: c for c in load_cases(V1, checks)}
+    new = {c["id"]: c for c in load_cases(V2, checks)}
+    assert [i for i in old if old[i] != new.get(i)] == []
+    added = sorted(set(new) - set(old))
+    assert added == ["spec-E165", "spec-E166"]
+    section = CHANGES.read_text(encoding="utf-8").split("**Off to the Tower, v2**", 1)[1]
+    section = " ".join(section.split("\n- **", 1)[0].split("\n\n", 1)[0].split())
+    assert all(f"`{case}`" in section for case in added)
+    assert f"{len(new):,} cases" in section
+    assert new["spec-E165"]["expect"] == {"error": "R9.1"}
 
 
 def test_every_case_names_rules_and_an_illegal_action_its_refusing_rule_first() -> None:
@@ -50,11 +75,11 @@ def test_every_case_names_rules_and_an_illegal_action_its_refusing_rule_first() 
     thrown, with the tower empty or no six: no other reading of any rule
     would change what it does (``tower.tags``), so it names none.
     """
-    illegal = json.loads((V1 / "illegal.json").read_text(encoding="utf-8"))["cases"]
+    illegal = json.loads((V2 / "illegal.json").read_text(encoding="utf-8"))["cases"]
     assert illegal
     for case in illegal:
         assert case["rules"][0] == case["expect"]["error"], case["id"]
-    for path in V1.glob("*.json"):
+    for path in V2.glob("*.json"):
         if path.name != "schema.json":
             cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
             untagged = [c for c in cases if not c["rules"]]
@@ -78,7 +103,7 @@ def test_the_javascript_port_passes_examples_and_games(capsys: pytest.CaptureFix
     status = main(["conform", "--game", "tower", "--run", "spec-*", "--run", "game-*"])
     out = capsys.readouterr().out
     assert status == 0, out[-2000:]
-    assert out.rstrip().endswith(" failed (tower suite v1)")
+    assert out.rstrip().endswith(" failed (tower suite v2)")
     assert ", 0 failed" in out.splitlines()[-1]
 
 

@@ -60,8 +60,8 @@ def test_the_game_reports_events_and_orders_its_moves() -> None:
 
 
 def test_every_example_passes_and_none_is_lost() -> None:
-    """All 164 examples run and pass; each kind of example is among them."""
-    assert len(EXAMPLES) == 164
+    """All 166 examples run and pass; each kind of example is among them."""
+    assert len(EXAMPLES) == 166
     assert list(iter_failures(GAME, SPEC)) == []
     for key in ("state", "setup", "notation", "action-text", "board-change", "perft", "json"):
         assert any(ex.get(key) is not None for ex in EXAMPLES), key
