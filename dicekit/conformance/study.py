@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dicekit.conformance.cases import load_cases
 from dicekit.conformance.gamesuite import GameVectorsSuite
@@ -48,6 +48,9 @@ from dicekit.conformance.run import CaseResult, Run, run_suite
 from dicekit.conformance.suite import Case, GameSuite
 from dicekit.conformance.vectors import vectors_dir, versions
 from dicekit.protocol import Game
+
+if TYPE_CHECKING:
+    from dicekit.conformance.heldout import HeldOutStudy
 
 __all__ = [
     "FIRST_SHARE",
@@ -312,6 +315,8 @@ class PortStudy:
     bugs: tuple[Bug, ...]
     #: The game as a sentence names it, for the command's help.
     title: str = "the game"
+    #: Files or folders a copy of the port holds beside its own (Off to the Tower's boards).
+    extras: tuple[Path, ...] = ()
 
     @property
     def name(self) -> str:
@@ -352,16 +357,40 @@ class PortStudy:
             "outcomes": [o.to_json(said[o.mutant]) for o in outcomes],
         }
 
+    def heldout(self) -> HeldOutStudy:
+        """Return the held-out study of the port: its deletions are ``heldout-bugs.json``.
+
+        Both that list and the results file ``heldout.json`` are beside
+        :meth:`results_path`.
+        """
+        from dicekit.conformance.heldout import HeldOutStudy
+
+        folder = self.results_path().parent
+        return HeldOutStudy(
+            self.name,
+            self.suite(),
+            self.port,
+            folder / "heldout-bugs.json",
+            folder / "heldout.json",
+            self.newest_cases,
+            self.extras,
+        )
+
     def main(self, argv: Sequence[str] | None = None) -> int:
         """Run the study, print its table and optionally write the results file; return the status.
 
+        With ``--held-out`` first, run the held-out study instead
+        (:meth:`HeldOutStudy.main <dicekit.conformance.heldout.HeldOutStudy.main>`).
         Exit status: 0 when the targets are met, 1 when not, 2 for a usage
         error (no Node.js, an unknown bug), with one line on stderr.
         """
+        argv = list(sys.argv[1:] if argv is None else argv)
+        if argv[:1] == ["--held-out"]:
+            return self.heldout().main(argv[1:])
         parser = argparse.ArgumentParser(
             prog=f"python -m {self.name}.study",
             description=f"Run {self.title}'s conformance suite against each seeded bug of its "
-            "JavaScript port and rank the rule at fault.",
+            "JavaScript port and rank the rule at fault (first --held-out: the held-out study).",
         )
         parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
         parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
