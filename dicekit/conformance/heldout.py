@@ -31,7 +31,7 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ __all__ = [
     "HeldOutStudy",
     "copy_port",
     "delete_line",
+    "heldout_markdown",
     "load_deletions",
 ]
 
@@ -70,10 +71,12 @@ class Deletion:
     rule: str
     #: The port's file that holds the line, relative to the port's folder.
     file: str
-    #: The line deleted, without the white space around it: one line of the file, exactly.
+    #: The line deleted, without the white space around it.
     line: str
     #: What the port does without it.
     description: str
+    #: Which of the file's lines equal to ``line`` is deleted, from 1; ``None``: the only one.
+    occurrence: int | None = None
 
 
 def load_deletions(path: Path) -> tuple[Deletion, ...]:
@@ -84,7 +87,8 @@ def load_deletions(path: Path) -> tuple[Deletion, ...]:
     """
     data = json.loads(path.read_text(encoding="utf-8"))
     found = tuple(
-        Deletion(b["name"], b["rule"], b["file"], b["line"], b["description"]) for b in data["bugs"]
+        Deletion(b["name"], b["rule"], b["file"], b["line"], b["description"], b.get("occurrence"))
+        for b in data["bugs"]
     )
     names = [d.name for d in found]
     twice = sorted({n for n in names if names.count(n) > 1})
@@ -113,19 +117,48 @@ def copy_port(port: Path, into: Path, extras: Sequence[Path] = ()) -> Path:
 def delete_line(copy: Path, deletion: Deletion) -> None:
     """Delete ``deletion``'s line from the copy of a port at ``copy``.
 
-    Raise ``ValueError`` unless exactly one line of the file, without the
-    white space around it, is the deletion's line.
+    The line deleted is the file's line that, without the white space
+    around it, is the deletion's line: the only one, or the
+    ``occurrence``-th of several.  Raise ``ValueError`` when there is none,
+    when there are several and no occurrence says which, or fewer than it says.
     """
     path = copy / deletion.file
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     at = [i for i, line in enumerate(lines) if line.strip() == deletion.line]
-    if len(at) != 1:
+    nth = deletion.occurrence
+    if (nth is None and len(at) != 1) or (nth is not None and not 1 <= nth <= len(at)):
+        wanted = "once" if nth is None else f"at least {nth} times"
         raise ValueError(
             f"{deletion.name}: {deletion.file} holds the line {deletion.line!r} "
-            f"{len(at)} times, not once"
+            f"{len(at)} times, not {wanted}"
         )
-    del lines[at[0]]
+    del lines[at[0 if nth is None else nth - 1]]
     path.write_text("".join(lines), encoding="utf-8")
+
+
+def heldout_markdown(data: Mapping[str, Any]) -> list[str]:
+    r"""Return a held-out results file (``data``) as the port guide's Markdown.
+
+    The table and its sentence are :func:`~dicekit.conformance.study.markdown_lines`';
+    the rules without a line to delete follow, each with the reason.
+
+    >>> data = {"targets": {"top": 3}, "without_a_line": {"R4.5": "inline"}, "outcomes": [
+    ...     Outcome("a", "R1.1", 10, 2, 1, ("R1.1",)).to_json("adds")]}
+    >>> print("\n".join(heldout_markdown(data)[-3:]))
+    <BLANKLINE>
+    Rules that decide something but have no line of their own to delete:
+    R4.5 (inline).
+    """
+    lines = markdown_lines(data)
+    without = data.get("without_a_line", {})
+    if without:
+        said = "; ".join(f"{rule} ({why})" for rule, why in without.items())
+        lines += [
+            "",
+            "Rules that decide something but have no line of their own to delete:",
+            said + ".",
+        ]
+    return lines
 
 
 @dataclass(frozen=True)
@@ -151,6 +184,11 @@ class HeldOutStudy:
     def deletions(self) -> tuple[Deletion, ...]:
         """Return the held-out bugs, in the order of their list."""
         return load_deletions(self.bugs_path)
+
+    def without_a_line(self) -> dict[str, str]:
+        """Return the rules that decide something with no line of the port to delete, and why."""
+        data = json.loads(self.bugs_path.read_text(encoding="utf-8"))
+        return dict(data.get("without_a_line", {}))
 
     def commands(self, into: Path, deletions: Sequence[Deletion]) -> dict[str, list[str]]:
         """Copy the port under ``into`` once per deletion, delete its line; return the commands."""
@@ -199,6 +237,7 @@ class HeldOutStudy:
             "cases": cases,
             "targets": {"first_share": FIRST_SHARE, "top": TOP},
             "outcomes": rows,
+            "without_a_line": self.without_a_line(),
         }
 
     def main(self, argv: Sequence[str] | None = None) -> int:
@@ -227,7 +266,7 @@ class HeldOutStudy:
         args = parser.parse_args(argv)
         if args.markdown:
             data = json.loads(self.results_path.read_text(encoding="utf-8"))
-            print("\n".join(markdown_lines(data)))
+            print("\n".join(heldout_markdown(data)))
             return 0
         if shutil.which("node") is None:
             print(f"{prog}: error: Node.js (node) is not on PATH", file=sys.stderr)
