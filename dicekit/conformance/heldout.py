@@ -40,7 +40,6 @@ from dicekit.conformance.study import (
     FIRST_SHARE,
     TOP,
     Outcome,
-    markdown_lines,
     misses,
     run_study,
     table_lines,
@@ -139,24 +138,61 @@ def delete_line(copy: Path, deletion: Deletion) -> None:
 def heldout_markdown(data: Mapping[str, Any]) -> list[str]:
     r"""Return a held-out results file (``data``) as the port guide's Markdown.
 
-    The table and its sentence are :func:`~dicekit.conformance.study.markdown_lines`';
-    the rules without a line to delete follow, each with the reason.
+    One row a deletion, with how many failing cases the port answered with an
+    internal error; then the ranks counted over every deletion, and over the
+    deletions caught after which the port still answers by the rules (no
+    internal error); then the rules with no line to delete, each with why.
 
     >>> data = {"targets": {"top": 3}, "without_a_line": {"R4.5": "inline"}, "outcomes": [
-    ...     Outcome("a", "R1.1", 10, 2, 1, ("R1.1",)).to_json("adds")]}
-    >>> print("\n".join(heldout_markdown(data)[-3:]))
-    <BLANKLINE>
-    Rules that decide something but have no line of their own to delete:
-    R4.5 (inline).
+    ...     Outcome("a", "R1.1", 10, 2, 1, ("R1.1",)).to_json("adds"),
+    ...     Outcome("b", "R2.1", 10, 5, 4, ("R3.1", "R1.1"), 5).to_json("fails")]}
+    >>> lines = heldout_markdown(data)
+    >>> print("\n".join(lines[2:4]))
+    | `a` | R1.1 | adds | 2 | 0 | 1 | R1.1 |
+    | `b` | R2.1 | fails | 5 | 5 | 4 | R3.1 R1.1 |
+    >>> print(lines[5])  # doctest: +NORMALIZE_WHITESPACE
+    Of the 2 deletions, 2 are caught; the rule at fault comes first for 1 and among the
+    first 3 for 1. Of the 1 caught after which the port answers by the rules (no internal
+    error), it comes first for 1 and among the first 3 for 1.
+    >>> lines[-1]
+    'Rules that decide something but have no line of their own to delete: R4.5 (inline).'
     """
-    lines = markdown_lines(data)
+    outcomes = data["outcomes"]
+    top = data["targets"]["top"]
+    lines = [
+        "| bug | rule at fault | what the deletion does | cases failed | internal errors | rank "
+        "| first suspects |",
+        "| --- | --- | --- | ---: | ---: | ---: | --- |",
+    ]
+    for o in outcomes:
+        rank = "-" if o["rank"] is None else str(o["rank"])
+        said = o["summary"].replace("|", "\\|")
+        lines.append(
+            f"| `{o['mutant']}` | {o['rule']} | {said} | {o['failed']} | {o.get('defects', 0)} "
+            f"| {rank} | {' '.join(o['suspects'])} |"
+        )
+
+    def counts(chosen: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+        first = sum(o["rank"] == 1 for o in chosen)
+        return first, sum(o["rank"] is not None and o["rank"] <= top for o in chosen)
+
+    caught = [o for o in outcomes if o["caught"]]
+    answering = [o for o in caught if not o.get("defects")]
+    first, within = counts(outcomes)
+    clean_first, clean_within = counts(answering)
+    lines += [
+        "",
+        f"Of the {len(outcomes)} deletions, {len(caught)} are caught; the rule at fault comes "
+        f"first for {first} and among the first {top} for {within}. Of the {len(answering)} "
+        "caught after which the port answers by the rules (no internal error), it comes first "
+        f"for {clean_first} and among the first {top} for {clean_within}.",
+    ]
     without = data.get("without_a_line", {})
     if without:
         said = "; ".join(f"{rule} ({why})" for rule, why in without.items())
         lines += [
             "",
-            "Rules that decide something but have no line of their own to delete:",
-            said + ".",
+            f"Rules that decide something but have no line of their own to delete: {said}.",
         ]
     return lines
 

@@ -92,6 +92,9 @@ class Outcome:
     rank: int | None
     #: The first suspects of the diagnosis, most suspicious first.
     suspects: tuple[str, ...]
+    #: How many of the failing cases the port answered with an internal error (a defect of
+    #: the port, such as a property read of ``undefined``, rather than a reading of the rules).
+    defects: int = 0
 
     @property
     def caught(self) -> bool:
@@ -103,8 +106,10 @@ class Outcome:
 
         >>> Outcome("a", "R1.1", 10, 2, 1, ("R1.1", "R2.1")).to_json("breaks R1.1")["rank"]
         1
+
+        ``defects`` is written only when some failing case was answered with an internal error.
         """
-        return {
+        out: dict[str, Any] = {
             "mutant": self.mutant,
             "rule": self.rule,
             "summary": summary,
@@ -114,13 +119,19 @@ class Outcome:
             "rank": self.rank,
             "suspects": list(self.suspects),
         }
+        if self.defects:
+            out["defects"] = self.defects
+        return out
 
 
 def outcome_of(run: Run, mutant: str, rule: str) -> Outcome:
     """Return the outcome of the diagnosed ``run`` for the bug ``mutant``, which breaks ``rule``."""
     ranked = [suspect for suspect, _, _ in run.suspects()]
     rank = ranked.index(rule) + 1 if rule in ranked else None
-    return Outcome(mutant, rule, len(run.results), run.count("failed"), rank, tuple(ranked[:TOP]))
+    defects = sum(r.status == "failed" and "internal error" in r.message for r in run.results)
+    return Outcome(
+        mutant, rule, len(run.results), run.count("failed"), rank, tuple(ranked[:TOP]), defects
+    )
 
 
 def run_bug(

@@ -250,12 +250,23 @@ function handle(bytes, port) {
   try {
     return [{ seq, ok: true, ...op(q) }, q.op === 'quit'];
   } catch (e) {
-    const ruled = port.isRuleError(e);
-    const error = { rule: ruled ? e.rule : null, message: e && e.message !== undefined ? e.message : String(e) };
-    if (ruled && e.at !== undefined) error.at = e.at;
-    return [{ seq, ok: false, error }, false];
+    if (port.isRuleError(e)) {
+      const error = { rule: e.rule, message: e.message };
+      if (e.at !== undefined) error.at = e.at;
+      return [{ seq, ok: false, error }, false];
+    }
+    if (DEFECTS.some((kind) => e instanceof kind)) {
+      // An error of the language itself (a property of undefined, a name not defined, a
+      // stack overflow) is a defect of the port, not a refusal: said so, and logged.
+      process.stderr.write(`internal error: ${e.stack || e}\n`);
+      return [refuse(`internal error: ${e}`, seq), false];
+    }
+    return [refuse(e && e.message !== undefined ? e.message : String(e), seq), false];
   }
 }
+
+// The errors the language throws by itself, which no port throws to refuse a request.
+const DEFECTS = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
 
 // Answer one line on standard output; return whether the session ends.
 function answer(bytes, port) {
