@@ -1,4 +1,4 @@
-"""The held-out study of any game: a rule's line deleted from its port, and is the rule named.
+"""The held-out study of any game: a rule's one line deleted from a copy of its port, and its rank.
 
 The seeded-bug studies (:mod:`dicekit.conformance.study`) measure the
 diagnosis on the bugs it was tuned on.  A held-out study measures it on bugs

@@ -128,7 +128,10 @@ def outcome_of(run: Run, mutant: str, rule: str) -> Outcome:
     """Return the outcome of the diagnosed ``run`` for the bug ``mutant``, which breaks ``rule``."""
     ranked = [suspect for suspect, _, _ in run.suspects()]
     rank = ranked.index(rule) + 1 if rule in ranked else None
-    defects = sum(r.status == "failed" and "internal error" in r.message for r in run.results)
+    defects = sum(
+        r.status == "failed" and any("internal error" in s for s in (r.message, *r.diagnosis))
+        for r in run.results
+    )
     return Outcome(
         mutant, rule, len(run.results), run.count("failed"), rank, tuple(ranked[:TOP]), defects
     )
