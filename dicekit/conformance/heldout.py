@@ -26,7 +26,6 @@ of one game's port and its command line, ``python -m GAME.study --held-out
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sys
@@ -40,8 +39,9 @@ from dicekit.conformance.study import (
     FIRST_SHARE,
     TOP,
     Outcome,
-    misses,
+    missed_status,
     run_study,
+    study_arguments,
     table_lines,
 )
 from dicekit.conformance.suite import Case, GameSuite
@@ -283,21 +283,11 @@ class HeldOutStudy:
         error (no Node.js, an unknown bug), with one line on stderr.
         """
         prog = self.prog or f"python -m {self.name}.study --held-out"
-        parser = argparse.ArgumentParser(
-            prog=prog,
-            description="Run the conformance suite against the port with each held-out bug "
+        parser = study_arguments(
+            prog,
+            "Run the conformance suite against the port with each held-out bug "
             "(one line deleted) and rank the rule at fault.",
-        )
-        parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
-        parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
-        names = [d.name for d in self.deletions()]
-        parser.add_argument(
-            "--bug", action="append", choices=names, metavar="NAME", help="only these"
-        )
-        parser.add_argument(
-            "--markdown",
-            action="store_true",
-            help="print the committed results file as the port guide's Markdown table; run nothing",
+            [d.name for d in self.deletions()],
         )
         args = parser.parse_args(argv)
         if args.markdown:
@@ -318,7 +308,4 @@ class HeldOutStudy:
             command = f"{prog} --json {args.json.as_posix()}"
             data = self.results(outcomes, version, count, command)
             args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        missed = misses(outcomes)
-        for line in missed:
-            print(f"target missed: {line}")
-        return 1 if missed else 0
+        return missed_status(outcomes)

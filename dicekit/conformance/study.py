@@ -61,10 +61,12 @@ __all__ = [
     "in_pool",
     "load_bugs",
     "markdown_lines",
+    "missed_status",
     "misses",
     "outcome_of",
     "run_bug",
     "run_study",
+    "study_arguments",
     "table_lines",
 ]
 
@@ -250,6 +252,35 @@ def table_lines(outcomes: Sequence[Outcome]) -> list[str]:
     return lines
 
 
+def study_arguments(prog: str, description: str, names: Sequence[str]) -> argparse.ArgumentParser:
+    """Return the command line of a study of the bugs ``names``.
+
+    Its options: ``--json FILE`` (write the results file), ``--jobs N``,
+    ``--bug NAME`` (repeatable: only these) and ``--markdown`` (print the
+    committed results file as a table and run nothing).
+    """
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
+    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
+    parser.add_argument(
+        "--bug", action="append", choices=list(names), metavar="NAME", help="only these"
+    )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the committed results file as the port guide's Markdown table; run nothing",
+    )
+    return parser
+
+
+def missed_status(outcomes: Sequence[Outcome]) -> int:
+    """Print each target the outcomes miss; return the exit status, 1 when one is missed."""
+    missed = misses(outcomes)
+    for line in missed:
+        print(f"target missed: {line}")
+    return 1 if missed else 0
+
+
 @dataclass(frozen=True, slots=True)
 class Bug:
     """A seeded bug of a port: its name, the rule it breaks and what it does."""
@@ -401,21 +432,11 @@ class PortStudy:
         argv = list(sys.argv[1:] if argv is None else argv)
         if argv[:1] == ["--held-out"]:
             return self.heldout().main(argv[1:])
-        parser = argparse.ArgumentParser(
-            prog=f"python -m {self.name}.study",
-            description=f"Run {self.title}'s conformance suite against each seeded bug of its "
+        parser = study_arguments(
+            f"python -m {self.name}.study",
+            f"Run {self.title}'s conformance suite against each seeded bug of its "
             "JavaScript port and rank the rule at fault (first --held-out: the held-out study).",
-        )
-        parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
-        parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
-        names = [b.name for b in self.bugs]
-        parser.add_argument(
-            "--bug", action="append", choices=names, metavar="NAME", help="only these"
-        )
-        parser.add_argument(
-            "--markdown",
-            action="store_true",
-            help="print the committed results file as the port guide's Markdown table; run nothing",
+            [b.name for b in self.bugs],
         )
         args = parser.parse_args(argv)
         if args.markdown:
@@ -441,7 +462,4 @@ class PortStudy:
             command = f"python -m {self.name}.study --json {args.json.as_posix()}"
             data = self.results(outcomes, version, len(cases), command)
             args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        missed = misses(outcomes)
-        for line in missed:
-            print(f"target missed: {line}")
-        return 1 if missed else 0
+        return missed_status(outcomes)
