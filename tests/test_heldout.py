@@ -30,6 +30,7 @@ from dicekit.conformance.heldout import (
     delete_line,
     heldout_markdown,
     load_deletions,
+    port_heldout,
 )
 from dicekit.conformance.ranking import rule_key
 from dicekit.conformance.study import TOP, run_study
@@ -50,14 +51,14 @@ STUDIES: dict[str, tuple[Callable[[], HeldOutStudy], str, Path, Callable[..., in
         "fourth-marker",
     ),
     "finishline": (
-        finishline_study.STUDY.heldout,
+        lambda: port_heldout(finishline_study.STUDY),
         "finishline",
         ROOT / "docs" / "finishline" / "ports.md",
         finishline_study.main,
         "sideways-left-only",
     ),
     "tower": (
-        tower_study.STUDY.heldout,
+        lambda: port_heldout(tower_study.STUDY),
         "tower",
         ROOT / "docs" / "tower" / "ports.md",
         tower_study.main,

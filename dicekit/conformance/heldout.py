@@ -15,7 +15,7 @@ A port is copied whole for each deletion (:func:`copy_port`, with the
 shared line protocol beside it, as each port's README copies it), so the
 port in the checkout is never changed.  :class:`HeldOutStudy` is the study
 of one game's port and its command line, ``python -m GAME.study --held-out
-[--json FILE] [--bug NAME] [--markdown]``, whose results file
+[--json FILE] [--bug NAME] [--markdown]`` (:func:`port_heldout`), whose results file
 ``heldout.json`` the game's port guide prints as a table
 (:func:`~dicekit.conformance.study.markdown_lines`).
 
@@ -39,6 +39,7 @@ from dicekit.conformance.study import (
     FIRST_SHARE,
     TOP,
     Outcome,
+    PortStudy,
     missed_status,
     run_study,
     study_arguments,
@@ -54,6 +55,7 @@ __all__ = [
     "delete_line",
     "heldout_markdown",
     "load_deletions",
+    "port_heldout",
 ]
 
 #: The line protocol every JavaScript port shares (``dicekit/ports/javascript/``).
@@ -309,3 +311,22 @@ class HeldOutStudy:
             data = self.results(outcomes, version, count, command)
             args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         return missed_status(outcomes)
+
+
+def port_heldout(study: PortStudy) -> HeldOutStudy:
+    """Return the held-out study of a game's bundled port, whose seeded-bug study is ``study``.
+
+    Its list, ``heldout-bugs.json``, and its results file, ``heldout.json``,
+    are beside the seeded-bug study's results file; a copy of the port holds
+    the study's ``extras`` beside its own files.
+    """
+    folder = study.results_path().parent
+    return HeldOutStudy(
+        study.name,
+        study.suite(),
+        study.port,
+        folder / "heldout-bugs.json",
+        folder / "heldout.json",
+        study.newest_cases,
+        study.extras,
+    )

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from dicekit.conformance.cases import load_cases
 from dicekit.conformance.gamesuite import GameVectorsSuite
@@ -48,9 +48,6 @@ from dicekit.conformance.run import CaseResult, Run, run_suite
 from dicekit.conformance.suite import Case, GameSuite
 from dicekit.conformance.vectors import vectors_dir, versions
 from dicekit.protocol import Game
-
-if TYPE_CHECKING:
-    from dicekit.conformance.heldout import HeldOutStudy
 
 __all__ = [
     "FIRST_SHARE",
@@ -402,36 +399,19 @@ class PortStudy:
             "outcomes": [o.to_json(said[o.mutant]) for o in outcomes],
         }
 
-    def heldout(self) -> HeldOutStudy:
-        """Return the held-out study of the port: its deletions are ``heldout-bugs.json``.
-
-        Both that list and the results file ``heldout.json`` are beside
-        :meth:`results_path`.
-        """
-        from dicekit.conformance.heldout import HeldOutStudy
-
-        folder = self.results_path().parent
-        return HeldOutStudy(
-            self.name,
-            self.suite(),
-            self.port,
-            folder / "heldout-bugs.json",
-            folder / "heldout.json",
-            self.newest_cases,
-            self.extras,
-        )
-
     def main(self, argv: Sequence[str] | None = None) -> int:
         """Run the study, print its table and optionally write the results file; return the status.
 
-        With ``--held-out`` first, run the held-out study instead
-        (:meth:`HeldOutStudy.main <dicekit.conformance.heldout.HeldOutStudy.main>`).
+        With ``--held-out`` first, run the port's held-out study instead
+        (:func:`dicekit.conformance.heldout.port_heldout`).
         Exit status: 0 when the targets are met, 1 when not, 2 for a usage
         error (no Node.js, an unknown bug), with one line on stderr.
         """
         argv = list(sys.argv[1:] if argv is None else argv)
         if argv[:1] == ["--held-out"]:
-            return self.heldout().main(argv[1:])
+            from dicekit.conformance.heldout import port_heldout  # it imports this module
+
+            return port_heldout(self).main(argv[1:])
         parser = study_arguments(
             f"python -m {self.name}.study",
             f"Run {self.title}'s conformance suite against each seeded bug of its "
