@@ -11,9 +11,14 @@ first three for all.
 ``python -m finishline.study --json finishline/spec/conformance/study.json``
 runs it on every vector of the newest version and writes the results file;
 ``--bug NAME`` (repeatable) runs only those bugs, and ``--markdown`` prints
-the committed results as a Markdown table.  Exit status: 0 when the targets
-are met, 1 when not, 2 for a usage error (no Node.js, an unknown bug), with
-one line on stderr.  The command is the layer's
+the committed results as a Markdown table.  ``python -m finishline.study
+--held-out [--json FILE] [--markdown]`` runs the held-out study instead
+(:mod:`dicekit.conformance.heldout`): one line of the port deleted for each
+rule that decides something, listed in
+``finishline/spec/conformance/heldout-bugs.json``, its results in
+``heldout.json`` beside it.  Exit status: 0 when the targets are met, 1 when
+not, 2 for a usage error (no Node.js, an unknown bug), with one line on
+stderr.  The command is the layer's
 (:class:`dicekit.conformance.study.PortStudy`) with this game's port.
 
 >>> [bug.name for bug in BUGS][:2]

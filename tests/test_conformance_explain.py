@@ -15,6 +15,7 @@ from cantstop.cli import main
 from cantstop.conformance import generate, harness
 from cantstop.conformance.serve import handle
 from cantstop.explanation import TEMPLATES
+from dicekit.conformance.heldout import copy_port
 from tests import independent
 from tests.extras import NODE_REASON
 
@@ -263,8 +264,7 @@ def test_the_javascript_port_declares_and_passes_explain() -> None:
 def test_an_explain_mistake_is_named(mistake: str, tmp_path: Path) -> None:
     """Each mistake patched into explain.js fails the run, and the diagnosis names its rule."""
     old, new, rule = EXPLAIN_MISTAKES[mistake]
-    copy = tmp_path / "port"
-    shutil.copytree(JS_PORT, copy)
+    copy = copy_port(JS_PORT, tmp_path / "port")
     source = copy / "explain.js"
     text = source.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"the patch no longer applies: {old!r}"

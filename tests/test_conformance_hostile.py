@@ -165,8 +165,9 @@ def test_stray_lines_are_counted_not_kept(
 ) -> None:
     """An old answer repeated 20,000 times after each case: a few lines of output per case.
 
-    The last case's answer would be repeated after the harness's ``quit``, which
-    the port, busy repeating the one before, never reads: that case passes.
+    The lines are charged to the case whose answer they follow: the first
+    case's answer is followed by none (the port repeats the answer before the
+    last), so that case passes, and each of the others fails.
     """
     repeat = "json.dumps(handle(request))"  # the answer it gave, again
     port = _script(tmp_path, "repeats.py", REPEATS.format(copies=20_000, line=repeat))
@@ -176,6 +177,7 @@ def test_stray_lines_are_counted_not_kept(
     assert len(out) < 80
     assert any("and 19,997 more lines after its answers" in line for line in out)
     assert out[-1] == "1 passed, 3 failed (suite v2)"
+    assert not any(line.startswith("FAILED apply-00001 ") for line in out)
 
 
 MEMORY = """\

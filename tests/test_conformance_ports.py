@@ -10,6 +10,7 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
+from dicekit.conformance.heldout import copy_port
 from tests.extras import NODE_REASON
 
 NODE = shutil.which("node")
@@ -43,8 +44,7 @@ MISTAKES: dict[str, tuple[str, str, set[str]]] = {
 
 def broken_port(tmp_path: Path, old: str, new: str) -> list[str]:
     """Copy the JavaScript port to ``tmp_path`` with one mistake patched in; return its command."""
-    copy = tmp_path / "port"
-    shutil.copytree(JS_PORT, copy)
+    copy = copy_port(JS_PORT, tmp_path / "port")
     rules = copy / "rules.js"
     text = rules.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"the patch no longer applies: {old!r}"

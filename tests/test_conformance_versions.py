@@ -14,7 +14,10 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
+from cantstop.conformance.study import port_command, results_path
+from cantstop.conformance.suite import SUITE
 from dicekit.conformance.frozen import check_frozen, open_version, read_frozen
+from dicekit.conformance.study import run_bug
 from tests.extras import NODE_REASON
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -255,3 +258,34 @@ def test_the_reworded_explanations_are_explain_cases_of_v2() -> None:
     assert len(listed) == len(set(listed)) == 180
     new = _cases(2)
     assert all("explanation" in new[i]["expect"] for i in listed)
+
+
+#: The ordinal words ``spec/protocol.md`` may use for a rank.
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+
+
+def test_the_pinned_versions_diagnosis_is_what_the_protocol_page_says() -> None:
+    """A port pinned to v1 with columns one short: R1.1 at the rank "In a port's CI" gives.
+
+    Version 1 keeps the rule tags it was released with; the page says where
+    they leave R1.1 among the suspects, after which rules, and that v2 names
+    it first (as the seeded-bug study of v2 records).
+    """
+    page = (generate.suite_root().parent.parent / "spec" / "protocol.md").read_text("utf-8")
+    said = re.search(
+        r"gets R1\.1 only (\w+) among the suspect rules\s+\(after ([^)]*)\), where version 2\s+"
+        r"names it first",
+        page,
+    )
+    assert said is not None
+    rank = _ORDINALS[said.group(1)]
+    before = re.findall(r"R\d+\.\d+", said.group(2))
+    cases = harness.load_cases(generate.vectors_dir(1))
+    outcome = run_bug(SUITE, cases, "short-columns", "R1.1", port_command("short-columns"))
+    assert outcome.rank == rank
+    assert list(outcome.suspects) == before[: len(outcome.suspects)]
+    assert len(before) == rank - 1
+    v2 = json.loads(results_path().read_text(encoding="utf-8"))
+    assert v2["vectors"] == "v2"
+    [short] = [o for o in v2["outcomes"] if o["mutant"] == "short-columns"]
+    assert short["rank"] == 1

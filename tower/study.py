@@ -12,6 +12,11 @@ bugs and among the first three for all.
 on every vector of the newest version and writes the results file;
 ``--bug NAME`` (repeatable) runs only those bugs, and ``--markdown`` prints
 the committed results as the Markdown table of ``docs/tower/ports.md``.
+``python -m tower.study --held-out [--json FILE] [--markdown]`` runs the
+held-out study instead (:mod:`dicekit.conformance.heldout`): one line of
+the port deleted for each rule that decides something, listed in
+``tower/spec/conformance/heldout-bugs.json``, its results in
+``heldout.json`` beside it.  A copy of the port holds the shipped boards.
 Exit status: 0 when the targets are met, 1 when not, 2 for a usage error
 (no Node.js, an unknown bug), with one line on stderr.
 
@@ -38,7 +43,13 @@ __all__ = ["PORT", "STUDY", "main"]
 PORT = Path(__file__).parent / "ports" / "javascript" / "port.js"
 
 #: The study of the bundled port and its seeded bugs (``bugs.json``).
-STUDY = PortStudy(GAME, PORT, load_bugs(PORT.parent / "bugs.json"), "Off to the Tower")
+STUDY = PortStudy(
+    GAME,
+    PORT,
+    load_bugs(PORT.parent / "bugs.json"),
+    "Off to the Tower",
+    (PORT.parents[2] / "boards",),
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

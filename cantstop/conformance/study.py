@@ -11,6 +11,13 @@ first for at least 90 % of the bugs, and among the first three for all.
 runs the study on every vector and writes the results file that the port
 guide of the documentation site shows; ``--subset fast`` runs it on the
 subset that the tests run.
+
+``python -m cantstop.conformance.study --held-out [--json FILE] [--markdown]``
+runs the held-out study instead (:data:`HELD_OUT`, on the layer's
+:mod:`dicekit.conformance.heldout`): for each rule that decides something,
+one line of the JavaScript port (``examples/ports/javascript/``) deleted,
+listed in ``spec/conformance/heldout-bugs.json``; its results are
+``spec/conformance/heldout.json``.
 """
 
 from __future__ import annotations
@@ -29,12 +36,14 @@ from cantstop.conformance.serve import handle as reference
 from cantstop.conformance.suite import SUITE
 from dicekit.conformance import study as _study
 from dicekit.conformance.compare import same_json
+from dicekit.conformance.heldout import HeldOutStudy
 from dicekit.conformance.study import FIRST_SHARE, TOP, Outcome, misses, table_lines
 
 __all__ = [
     "FAST_GAMES",
     "FAST_TABLES",
     "FIRST_SHARE",
+    "HELD_OUT",
     "TOP",
     "Outcome",
     "changed_cases",
@@ -222,11 +231,32 @@ def run_study(
     )
 
 
+def _newest_cases() -> tuple[int, list[Case]]:
+    """Return the newest version of the suite and its cases."""
+    return generate.SUITE_VERSION, harness.load_cases(generate.vectors_dir())
+
+
+#: The held-out study: the JavaScript port with one rule's line deleted, for each rule.
+HELD_OUT = HeldOutStudy(
+    "cantstop",
+    SUITE,
+    Path(__file__).resolve().parents[2] / "examples" / "ports" / "javascript" / "port.js",
+    results_path().parent / "heldout-bugs.json",
+    results_path().parent / "heldout.json",
+    _newest_cases,
+    prog="python -m cantstop.conformance.study --held-out",
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the study, print its table and optionally write the results file.
 
+    With ``--held-out`` first, run the held-out study (:data:`HELD_OUT`).
     Exit status 0 when the targets are met, 1 when not.
     """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--held-out"]:
+        return HELD_OUT.main(argv[1:])
     parser = argparse.ArgumentParser(
         prog="python -m cantstop.conformance.study",
         description="Run the conformance suite against every seeded bug and rank the rule "

@@ -6,10 +6,18 @@ of :mod:`dicekit.conformance.checks`, the needs a port declares in ``hello``
 (``players=N`` against ``supports.players``, ``KEY=VALUE`` against the list
 ``supports.KEY``, ``KEY`` against the flag ``supports.KEY``), and the
 evidence of a failing case, read from the game's own rule tags
-(:class:`dicekit.protocol.Tagging`): an action a port lists but the rules
-refuse blames the rule that refuses it, a legal action it misses the rules
-that decide what that action does, and a whole game the rules of its first
-action whose answer differs.
+(:class:`dicekit.protocol.Tagging`):
+
+- a request the rules refuse, of any kind, that the port accepts or refuses
+  under another rule blames the rule that refuses it (a refusal under the
+  right rule with the error at the wrong place blames no rule of play);
+- an action a port lists but the rules refuse blames the rule that refuses it;
+- a legal action the port misses, or refuses when asked to apply it, blames
+  the rules that make it legal: those of its rules that also decide which
+  actions are legal in the state (:meth:`~dicekit.protocol.Tagging.choice_rules`),
+  not the rules of what it does once taken;
+- a whole game blames the rules of its first action whose answer differs
+  (the rules that make it legal, when the port refuses it).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import Any
 
 from dicekit.conformance.checks import GENERIC_CHECKS
 from dicekit.conformance.compare import same_json
-from dicekit.conformance.ranking import add_blame, answer_of, normal
+from dicekit.conformance.ranking import PortGone, add_blame, answer_of, normal
 from dicekit.conformance.suite import Ask, Case, Check, Evidence, Message
 from dicekit.errors import RuleError
 from dicekit.protocol import Game, Tagging
@@ -140,8 +148,12 @@ class GameVectorsSuite:
         game = self.engine
         if not isinstance(game, Tagging):
             return None
+        if "error" in case.get("expect", {}):
+            return _refusal_evidence(self.checks[case["kind"]], case, ask)
         if case["kind"] == "moves":
             return _moves_evidence(game, case, ask)
+        if case["kind"] == "apply":
+            return _apply_evidence(game, case, ask)
         if case["kind"] == "game":
             return _game_evidence(game, case, ask)
         return None
@@ -150,6 +162,90 @@ class GameVectorsSuite:
 @cache
 def _titles(game: Game[Any, Any, Any]) -> Mapping[str, str]:
     return {rid: rule.title for rid, rule in load_game_spec(game).rules.items()}
+
+
+class _Recorder:
+    """Stands in for the port while a case is asked again, keeping the last exchange."""
+
+    def __init__(self, ask: Ask) -> None:
+        self.ask = ask
+        self.last: tuple[Message, Message] | None = None
+
+    def request(self, message: Message) -> Message:
+        answer = answer_of(self.ask, message)
+        self.last = (message, answer)
+        return answer
+
+
+def _refusal_evidence(check: Check, case: Case, ask: Ask) -> Evidence | None:
+    """Blame the refusing rule of a case the rules refuse, when the port does not refuse it so.
+
+    The case is asked again as its check asks it; the request it fails on must
+    be the one the rules refuse (the last action of an example), else the
+    case's tags stand.  A refusal under the right rule blames no rule of play
+    (what differs is where the error points).
+    """
+    recorder = _Recorder(ask)
+    try:
+        check(recorder, case)
+    except PortGone:
+        raise
+    except Exception:  # a Mismatch, or an answer of a shape the check did not foresee
+        pass
+    else:
+        return None  # it passes now
+    if recorder.last is None:
+        return None
+    message, answer = recorder.last
+    actions = case.get("actions")
+    if case["kind"] == "example" and actions and message.get("action") != actions[-1]:
+        return None  # it failed before the action the rules refuse
+    rule = case["expect"]["error"]
+    error = answer.get("error")
+    got = error.get("rule") if isinstance(error, dict) else None
+    if answer.get("ok") is False and got == rule:
+        return None
+    what = (
+        f"refused under {got} instead of {rule}"
+        if answer.get("ok") is False
+        else f"accepted; the rules refuse it under {rule}"
+    )
+    state = message.get("state")
+    shown = {k: v for k, v in answer.items() if k not in ("seq", "json")}
+    return Evidence(
+        case["id"],
+        {rule: 1.0},
+        what,
+        state if isinstance(state, str) else "",
+        message,
+        dict(case["expect"]),
+        shown,
+    )
+
+
+def _refused(answer: Message) -> bool:
+    """Whether the port refused the request: an error that is not an internal error.
+
+    An internal error (``spec/protocol.md``) is a defect of the port, not a
+    refusal under the rules, so it says nothing of which rules decide legality.
+    """
+    error = answer.get("error")
+    said = error.get("message") if isinstance(error, dict) else None
+    return answer.get("ok") is False and not (
+        isinstance(said, str) and said.startswith("internal error")
+    )
+
+
+def _legality_rules(game: Any, state: Any, action: Any) -> tuple[str, ...]:
+    """Return the rules that make ``action`` legal in ``state``: its own rules that decide legality.
+
+    Those are the action's rules (:meth:`~dicekit.protocol.Tagging.action_rules`)
+    that are also among the rules deciding which actions are legal in the
+    state; when none is, all of the action's rules.
+    """
+    rules = tuple(game.action_rules(state, action))
+    choice = set(game.choice_rules(state))
+    return tuple(r for r in rules if r in choice) or rules
 
 
 def _moves_evidence(game: Any, case: Case, ask: Ask) -> Evidence | None:
@@ -164,7 +260,7 @@ def _moves_evidence(game: Any, case: Case, ask: Ask) -> Evidence | None:
     missing = [m for m in want if m not in listed]
     extra = [m for m in listed if m not in want]
     for text in missing:
-        add_blame(blame, game.action_rules(state, game.parse_action(text)))
+        add_blame(blame, _legality_rules(game, state, game.parse_action(text)))
     for text in extra:
         try:
             rules = game.action_rules(state, game.parse_action(text))
@@ -179,6 +275,31 @@ def _moves_evidence(game: Any, case: Case, ask: Ask) -> Evidence | None:
     ]
     what = ", ".join(p for p in parts if p) or "the order of the legal actions"
     return Evidence(case["id"], normal(blame), what, case["state"], request, want, got)
+
+
+def _apply_evidence(game: Any, case: Case, ask: Ask) -> Evidence | None:
+    """Blame the rules that make a legal action legal when the port refuses to apply it.
+
+    A port that applies it, but answers another state or event, leaves the
+    case's tags to stand: what the action does is the whole of what they decide.
+    """
+    request: Message = {"op": "apply", "state": case["state"], "action": case["action"]}
+    answer = answer_of(ask, request)
+    if not _refused(answer):
+        return None
+    state = game.parse_state(case["state"])
+    blame: dict[str, float] = defaultdict(float)
+    add_blame(blame, _legality_rules(game, state, game.parse_action(case["action"])))
+    error = answer.get("error")
+    return Evidence(
+        case["id"],
+        normal(blame),
+        f"the port refused the legal action {case['action']}",
+        case["state"],
+        request,
+        dict(case["expect"]),
+        {"error": error},
+    )
 
 
 def _game_evidence(game: Any, case: Case, ask: Ask) -> Evidence | None:
@@ -197,7 +318,12 @@ def _game_evidence(game: Any, case: Case, ask: Ask) -> Evidence | None:
             else answer.get("error")
         )
         if not same_json(got, wanted):
-            rules = game.action_rules(game.parse_state(state), game.parse_action(action))
+            before, taken = game.parse_state(state), game.parse_action(action)
+            rules = (
+                _legality_rules(game, before, taken)
+                if _refused(answer)
+                else game.action_rules(before, taken)
+            )
             blame: dict[str, float] = defaultdict(float)
             add_blame(blame, rules)
             return Evidence(

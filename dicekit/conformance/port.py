@@ -3,9 +3,15 @@
 :class:`Port` starts the program, shakes hands, sends requests and reads the
 answers with a clock per case.  Whatever the port prints is read as a line
 of the protocol (:mod:`~dicekit.conformance.lines`); anything that is
-not the answer asked for raises :class:`PortFailure`, and a line that answers
-an earlier request again, or comes after its answer, is kept as a *stray*
-with the tag of the request it follows, so that the right case is blamed.
+not the answer asked for raises :class:`PortFailure`, and a line that comes
+after an answer without being asked for (an earlier request answered again,
+an answer to a request not yet sent, any other line) is kept as a *stray*
+with the tag of the request whose answer it follows, so that the case it
+follows is blamed.
+
+When the port dies, the message shows the first lines of its standard error,
+where a program says why it stops, and its last line, and names the file
+that keeps all of it (:data:`STDERR_KEPT` bytes of each start at most).
 
 A port is a stranger's program, so the harness never waits on it without a
 clock and never holds more of what it prints than a few lines:
@@ -30,16 +36,26 @@ import queue
 import select
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from dicekit.conformance.compare import excerpt, printable
 from dicekit.conformance.lines import MAX_LINE_BYTES, LineError, decode
 
-__all__ = ["QUEUED_LINES", "STRAYS_KEPT", "Port", "PortFailure", "SupportsCheck"]
+__all__ = [
+    "QUEUED_LINES",
+    "STDERR_KEPT",
+    "STDERR_SHOWN",
+    "STRAYS_KEPT",
+    "Port",
+    "PortFailure",
+    "SupportsCheck",
+]
 
 Message = dict[str, Any]
 #: Says what is wrong with the ``supports`` object of a ``hello`` answer, or returns ``None``.
@@ -50,6 +66,12 @@ SupportsCheck = Callable[[Mapping[str, Any]], str | None]
 QUEUED_LINES = 16
 #: Stray lines kept for each case; the others are counted.
 STRAYS_KEPT = 3
+#: Lines of the port's standard error a message shows when it dies: the first ones.
+STDERR_SHOWN = 4
+#: Bytes of the port's standard error kept in a file for each start; the rest is counted.
+STDERR_KEPT = 1 << 20
+#: Files of standard error a port keeps for its failures, at most.
+_STDERR_FILES = 20
 #: Bytes of an unfinished line kept to show in a message.
 _PARTIAL_SHOWN = 200
 #: The longest single wait the threading module allows.
@@ -76,31 +98,71 @@ class _Output:
     """Reads one of the port's output pipes on a thread of its own, which alone closes it.
 
     Complete lines go to ``lines`` (bytes, or a :class:`LineError` for a line
-    too long), then ``_EOF``; ``partial`` is the start of a line not yet ended.
+    too long), each with ``asked()`` as it was when the line was read, then
+    ``_EOF``; ``partial`` is the start of a line not yet ended.  With no queue
+    (standard error) the output is written to ``log`` as it comes, and the
+    first lines that are not blank and the last one are kept to show.
     """
 
-    def __init__(self, stream: IO[bytes], lines: queue.Queue[object] | None) -> None:
+    def __init__(
+        self,
+        stream: IO[bytes],
+        lines: queue.Queue[object] | None,
+        asked: Callable[[], int] = lambda: 0,
+        log: IO[bytes] | None = None,
+    ) -> None:
         self.stream = stream
         self.lines = lines
+        self.asked = asked
+        self.log = log
+        self.logged = 0
         self.halt = threading.Event()
         self.partial = b""
         self.partial_size = 0
-        #: With no queue (standard error): the last lines, each cut to 300 bytes.
-        self.tail: deque[str] = deque(maxlen=20)
+        #: With no queue (standard error): the first lines that are not blank, the last
+        #: line, and how many lines came; each kept line cut to 300 bytes.
+        self.head: list[str] = []
+        self.tail: deque[str] = deque(maxlen=1)
+        self.count = 0
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _put(self, item: object) -> None:
         if self.lines is None:
-            if isinstance(item, bytes):
-                self.tail.append(item[:300].decode("utf-8", "replace"))
+            if isinstance(item, bytes) and item.strip():
+                line = item[:300].decode("utf-8", "replace")
+                self.count += 1
+                if len(self.head) < STDERR_SHOWN:
+                    self.head.append(line)
+                self.tail.append(line)
             return
+        stamped = item if item is _EOF else (item, self.asked())
         while not self.halt.is_set():
             try:
-                self.lines.put(item, timeout=0.1)
+                self.lines.put(stamped, timeout=0.1)
                 return
             except queue.Full:
                 continue
+
+    def _write(self, chunk: bytes) -> None:
+        """Keep ``chunk`` of standard error in the log, up to :data:`STDERR_KEPT` bytes."""
+        if self.log is None:
+            return
+        room = STDERR_KEPT - self.logged
+        if room > 0:
+            with contextlib.suppress(OSError, ValueError):
+                self.log.write(chunk[:room])
+                self.log.flush()
+        self.logged += len(chunk)
+
+    def shown(self) -> list[str]:
+        """Return the lines of standard error to show: the first ones, then the last."""
+        lines = list(self.head)
+        if self.count > len(self.head) and self.tail:
+            if self.count > len(self.head) + 1:
+                lines.append("...")
+            lines.append(self.tail[-1])
+        return lines
 
     def _run(self) -> None:
         buffer = bytearray()
@@ -111,6 +173,7 @@ class _Output:
                 chunk = os.read(descriptor, 1 << 16)
                 if not chunk:
                     break
+                self._write(chunk)
                 start = 0
                 while (end := chunk.find(b"\n", start)) != -1:
                     piece, start = chunk[start:end], end + 1
@@ -145,11 +208,13 @@ class Port:
     ``timeout`` is the time allowed for one case: :meth:`begin_case` starts its
     clock, and every request of the case must be answered before it runs out.
     ``tag`` marks the requests sent from now on (the harness sets it to the
-    index of the case at hand); a line that answers an earlier request again,
-    or comes after its answer, is kept in ``strays`` with the tag of the
-    request it belongs to, so that the right case is blamed.  Of each tag's
-    strays the first :data:`~dicekit.conformance.port.STRAYS_KEPT` are kept;
-    ``stray_counts`` counts all.
+    index of the case at hand); a line that comes after an answer without
+    being its own (an earlier request answered again, a request answered
+    before it was sent, any other line) is kept in ``strays`` with the tag of
+    the request whose answer it follows, so that the case it follows is
+    blamed.  Of each tag's strays the first
+    :data:`~dicekit.conformance.port.STRAYS_KEPT` are kept; ``stray_counts``
+    counts all.
     """
 
     def __init__(
@@ -183,6 +248,13 @@ class Port:
         self.strays: list[tuple[int | None, str]] = []
         self.stray_counts: Counter[int | None] = Counter()
         self.starts = 0
+        #: The tag of the request whose answer was read last: a stray line follows it.
+        self._follows: int | None = None
+        #: The port's standard error of the current start, kept in a file.
+        self._log_dir: Path | None = None
+        self._log: IO[bytes] | None = None
+        self._log_path: Path | None = None
+        self._kept: set[Path] = set()
 
     @property
     def running(self) -> bool:
@@ -211,8 +283,10 @@ class Port:
         self._lines = queue.Queue(QUEUED_LINES)
         self._closed = False
         self._tags = {}
-        self._output = _Output(proc.stdout, self._lines)
-        self._errors = _Output(proc.stderr, None)
+        self._follows = self.tag
+        self._open_log()
+        self._output = _Output(proc.stdout, self._lines, lambda: self._seq)
+        self._errors = _Output(proc.stderr, None, log=self._log)
         answer = self.request(self.hello_request())
         problem = _handshake_problem(answer, self.protocol, self._supports, self.game, self.unnamed)
         if problem is not None:
@@ -222,6 +296,32 @@ class Port:
             )
         self.hello = answer
         return answer
+
+    def _open_log(self) -> None:
+        """Open the file that keeps this start's standard error (none if it cannot be made)."""
+        self._log = self._log_path = None
+        try:
+            if self._log_dir is None:
+                self._log_dir = Path(tempfile.mkdtemp(prefix="cantstop-port-"))
+            path = self._log_dir / f"stderr-{self.starts}.txt"
+            self._log = path.open("wb")
+            self._log_path = path
+        except OSError:
+            pass
+
+    def _close_log(self) -> None:
+        """Close the standard error file; delete it unless a message names it."""
+        log, path = self._log, self._log_path
+        self._log = self._log_path = None
+        if log is not None:
+            with contextlib.suppress(OSError):
+                log.close()
+        if path is not None and path not in self._kept:
+            path.unlink(missing_ok=True)
+        if self._log_dir is not None and not self._kept:
+            with contextlib.suppress(OSError):
+                self._log_dir.rmdir()
+            self._log_dir = None
 
     def hello_request(self) -> Message:
         """Return the ``hello`` request: the protocol, and the game and suite version when known.
@@ -269,6 +369,9 @@ class Port:
         for reader in (output, errors):
             if reader is not None:
                 reader.halt.set()  # a pipe a stranger still holds is left to its reader
+        if errors is not None:
+            errors.log = None  # the reader stops writing to a file about to be closed
+        self._close_log()
 
     def begin_case(self) -> None:
         """Start the clock of a case: its requests share ``timeout`` seconds."""
@@ -287,8 +390,8 @@ class Port:
             if got is _EOF:
                 self._closed = True
                 continue
-            assert isinstance(got, bytes | LineError)
-            self._stray(got, quitting=quitting)
+            assert isinstance(got, tuple)
+            self._stray(got[0], quitting=quitting)
 
     def _keep(self, tag: int | None, message: str) -> None:
         self.stray_counts[tag] += 1
@@ -296,24 +399,29 @@ class Port:
             self.strays.append((tag, message))
 
     def _stray(self, got: bytes | LineError, *, quitting: bool) -> None:
-        """Keep a line that answers no request in flight, with the tag of the request it follows."""
-        last = self._tags.get(self._seq)
+        """Keep a line that answers no request in flight, charged to the case it follows.
+
+        The case is the one whose answer the port printed last before the line:
+        a port that prints a stray line after every answer fails every case.
+        """
+        follows = self._follows
         try:
             if isinstance(got, LineError):
                 raise got
             answer = decode(got)
         except LineError as exc:
-            self._keep(last, f"after answering, the port printed {exc.message}")
+            self._keep(follows, f"after answering, the port printed {exc.message}")
             return
         seq = answer.get("seq") if isinstance(answer, dict) else None
         if quitting and seq == -1:
             return  # the answer to quit
         if type(seq) is int and seq in self._tags:
-            self._keep(
-                self._tags[seq], f"the port answered request {seq} a second time: {excerpt(got)}"
-            )
+            said = f"the port answered request {seq} a second time: {excerpt(got)}"
+        elif type(seq) is int and seq > self._seq:
+            said = f"the port answered request {seq} before it was asked: {excerpt(got)}"
         else:
-            self._keep(last, f"after answering, the port printed another line: {excerpt(got)}")
+            said = f"after answering, the port printed another line: {excerpt(got)}"
+        self._keep(follows, said)
 
     def _remaining(self) -> float:
         if self._deadline is None:
@@ -363,21 +471,28 @@ class Port:
             if got is _EOF:
                 self._closed = True
                 raise PortFailure(self._died("the port closed its output"))
-            assert isinstance(got, bytes | LineError)
+            assert isinstance(got, tuple)
+            line, asked = got
             try:
-                if isinstance(got, LineError):
-                    raise got
-                answer = decode(got)
+                if isinstance(line, LineError):
+                    raise line
+                answer = decode(line)
             except LineError as exc:
-                shown = "" if isinstance(got, LineError) else f": {excerpt(got)}"
+                shown = "" if isinstance(line, LineError) else f": {excerpt(line)}"
                 raise PortFailure(f"the port printed {exc.message}{shown}") from None
             if not isinstance(answer, dict):
-                raise PortFailure(f"the port printed JSON that is not an object: {excerpt(got)}")
+                raise PortFailure(f"the port printed JSON that is not an object: {excerpt(line)}")
             got_seq = answer.get("seq")
+            if type(got_seq) is int and got_seq == seq and asked < seq:
+                # Printed before the request was sent: not an answer to it.
+                said = f"the port answered request {seq} before it was asked: {excerpt(line)}"
+                self._keep(self._follows, said)
+                continue
             if type(got_seq) is int and got_seq == seq:
+                self._follows = self.tag
                 return answer
             if type(got_seq) is int and got_seq in self._tags:
-                self._stray(got, quitting=False)  # an earlier request answered again
+                self._stray(line, quitting=False)  # an earlier request answered again
                 continue
             raise PortFailure(
                 f"the answer has seq {printable(json.dumps(got_seq), 60)}, expected {seq}"
@@ -397,6 +512,12 @@ class Port:
         return text
 
     def _died(self, what: str) -> str:
+        """Say that the port died: its exit status, the start of its stderr, the file of all of it.
+
+        The first lines of standard error say why a program stops (Node.js
+        names the file and the error, Python ends its traceback with the
+        error: its last line is shown too).
+        """
         proc = self._proc
         status = None
         if proc is not None:
@@ -408,10 +529,18 @@ class Port:
         if status is not None:
             text += f" (exit status {status})"
         errors = self._errors
-        recent = list(errors.tail)[-3:] if errors is not None else []
-        tail = " | ".join(printable(line.rstrip(), 200) for line in recent)
-        if tail:
-            text += f"; stderr: {tail[:300]}"
+        if errors is None:
+            return text
+        errors.thread.join(timeout=0.5)  # what it wrote before it ended
+        shown = " | ".join(printable(line.rstrip(), 160) for line in errors.shown())
+        if not shown:
+            return text
+        lines = "1 line" if errors.count == 1 else f"{errors.count:,} lines"
+        text += f"; its standard error ({lines}): {printable(shown, 700)}"
+        path = self._log_path
+        if path is not None and (path in self._kept or len(self._kept) < _STDERR_FILES):
+            self._kept.add(path)
+            text += f"; all of it is in {path}"
         return text
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import stat
 import tempfile
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
@@ -119,17 +120,28 @@ def write_text(path: Path, text: str) -> None:
 
     A regular file (or a new one) is written beside its place and renamed
     over it once complete; anything else (``/dev/stdout``, a pipe) is written
-    to directly.
+    to directly.  The file gets the mode any program would give it: the mode
+    it had, or for a new file 0666 less the umask (not the 0600 of a
+    temporary file).
     """
     if path.exists() and not path.is_file():
         with path.open("w", encoding="utf-8") as file:
             file.write(text)
         return
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_umask()
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
+            os.fchmod(file.fileno(), mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """Return the process's umask (read by setting it, and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

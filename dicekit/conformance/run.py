@@ -8,9 +8,10 @@ with the next case.  A port that cannot start, fails the handshake, fails
 :data:`MAX_PORT_FAILURES` cases in a row that way, or leaves twice that many
 requests unanswered within the timeout in all stops the run: the result says
 why (``Run.stopped``), and :meth:`Run.exit_status` is 2.  A failure of the
-protocol blames no rule: it fails its case, and the ranking leaves it out.  An answer that
-comes twice is blamed on the request it answers, not on the case that happens
-to read it.  After a run, :meth:`Run.diagnose` asks the failing cases again
+protocol blames no rule: it fails its case, and the ranking leaves it out.  A line
+that is no answer asked for (an answer that comes twice, or before its request,
+or any other line after an answer) is charged to the case whose answer it
+follows, however many there are.  After a run, :meth:`Run.diagnose` asks the failing cases again
 and ranks the rules they point at (:mod:`~dicekit.conformance.ranking`).
 """
 

@@ -58,10 +58,12 @@ __all__ = [
     "in_pool",
     "load_bugs",
     "markdown_lines",
+    "missed_status",
     "misses",
     "outcome_of",
     "run_bug",
     "run_study",
+    "study_arguments",
     "table_lines",
 ]
 
@@ -89,6 +91,9 @@ class Outcome:
     rank: int | None
     #: The first suspects of the diagnosis, most suspicious first.
     suspects: tuple[str, ...]
+    #: How many of the failing cases the port answered with an internal error (a defect of
+    #: the port, such as a property read of ``undefined``, rather than a reading of the rules).
+    defects: int = 0
 
     @property
     def caught(self) -> bool:
@@ -100,8 +105,10 @@ class Outcome:
 
         >>> Outcome("a", "R1.1", 10, 2, 1, ("R1.1", "R2.1")).to_json("breaks R1.1")["rank"]
         1
+
+        ``defects`` is written only when some failing case was answered with an internal error.
         """
-        return {
+        out: dict[str, Any] = {
             "mutant": self.mutant,
             "rule": self.rule,
             "summary": summary,
@@ -111,13 +118,22 @@ class Outcome:
             "rank": self.rank,
             "suspects": list(self.suspects),
         }
+        if self.defects:
+            out["defects"] = self.defects
+        return out
 
 
 def outcome_of(run: Run, mutant: str, rule: str) -> Outcome:
     """Return the outcome of the diagnosed ``run`` for the bug ``mutant``, which breaks ``rule``."""
     ranked = [suspect for suspect, _, _ in run.suspects()]
     rank = ranked.index(rule) + 1 if rule in ranked else None
-    return Outcome(mutant, rule, len(run.results), run.count("failed"), rank, tuple(ranked[:TOP]))
+    defects = sum(
+        r.status == "failed" and any("internal error" in s for s in (r.message, *r.diagnosis))
+        for r in run.results
+    )
+    return Outcome(
+        mutant, rule, len(run.results), run.count("failed"), rank, tuple(ranked[:TOP]), defects
+    )
 
 
 def run_bug(
@@ -233,6 +249,35 @@ def table_lines(outcomes: Sequence[Outcome]) -> list[str]:
     return lines
 
 
+def study_arguments(prog: str, description: str, names: Sequence[str]) -> argparse.ArgumentParser:
+    """Return the command line of a study of the bugs ``names``.
+
+    Its options: ``--json FILE`` (write the results file), ``--jobs N``,
+    ``--bug NAME`` (repeatable: only these) and ``--markdown`` (print the
+    committed results file as a table and run nothing).
+    """
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
+    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
+    parser.add_argument(
+        "--bug", action="append", choices=list(names), metavar="NAME", help="only these"
+    )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the committed results file as the port guide's Markdown table; run nothing",
+    )
+    return parser
+
+
+def missed_status(outcomes: Sequence[Outcome]) -> int:
+    """Print each target the outcomes miss; return the exit status, 1 when one is missed."""
+    missed = misses(outcomes)
+    for line in missed:
+        print(f"target missed: {line}")
+    return 1 if missed else 0
+
+
 @dataclass(frozen=True, slots=True)
 class Bug:
     """A seeded bug of a port: its name, the rule it breaks and what it does."""
@@ -312,6 +357,8 @@ class PortStudy:
     bugs: tuple[Bug, ...]
     #: The game as a sentence names it, for the command's help.
     title: str = "the game"
+    #: Files or folders a copy of the port holds beside its own (Off to the Tower's boards).
+    extras: tuple[Path, ...] = ()
 
     @property
     def name(self) -> str:
@@ -355,24 +402,21 @@ class PortStudy:
     def main(self, argv: Sequence[str] | None = None) -> int:
         """Run the study, print its table and optionally write the results file; return the status.
 
+        With ``--held-out`` first, run the port's held-out study instead
+        (:func:`dicekit.conformance.heldout.port_heldout`).
         Exit status: 0 when the targets are met, 1 when not, 2 for a usage
         error (no Node.js, an unknown bug), with one line on stderr.
         """
-        parser = argparse.ArgumentParser(
-            prog=f"python -m {self.name}.study",
-            description=f"Run {self.title}'s conformance suite against each seeded bug of its "
-            "JavaScript port and rank the rule at fault.",
-        )
-        parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
-        parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
-        names = [b.name for b in self.bugs]
-        parser.add_argument(
-            "--bug", action="append", choices=names, metavar="NAME", help="only these"
-        )
-        parser.add_argument(
-            "--markdown",
-            action="store_true",
-            help="print the committed results file as the port guide's Markdown table; run nothing",
+        argv = list(sys.argv[1:] if argv is None else argv)
+        if argv[:1] == ["--held-out"]:
+            from dicekit.conformance.heldout import port_heldout  # it imports this module
+
+            return port_heldout(self).main(argv[1:])
+        parser = study_arguments(
+            f"python -m {self.name}.study",
+            f"Run {self.title}'s conformance suite against each seeded bug of its "
+            "JavaScript port and rank the rule at fault (first --held-out: the held-out study).",
+            [b.name for b in self.bugs],
         )
         args = parser.parse_args(argv)
         if args.markdown:
@@ -398,7 +442,4 @@ class PortStudy:
             command = f"python -m {self.name}.study --json {args.json.as_posix()}"
             data = self.results(outcomes, version, len(cases), command)
             args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        missed = misses(outcomes)
-        for line in missed:
-            print(f"target missed: {line}")
-        return 1 if missed else 0
+        return missed_status(outcomes)

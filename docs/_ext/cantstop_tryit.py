@@ -39,7 +39,7 @@ from cantstop.spec import Example, load_spec
 PORT = Path(__file__).resolve().parents[2] / "examples" / "ports" / "javascript"
 
 #: The modules the page uses; those they import are copied with them, the
-#: Node-only protocol files (``port.js``, ``lines.js``) are not.
+#: Node-only protocol file (``port.js``, with the shared ``lineproto.js``) is not.
 ENTRIES = ("rules.js", "notation.js", "board.js", "explain.js")
 
 #: The page's name (its docname), and where the built site keeps its scripts.
