@@ -15,6 +15,7 @@ import os
 _ADAPTERS = {
     "cantstop/openspiel.py": "pyspiel",
     "dicekit/openspiel.py": "pyspiel",
+    "dicekit/openspiel_state.py": "pyspiel",
     "finishline/openspiel.py": "pyspiel",
     "tower/openspiel.py": "pyspiel",
     "cantstop/envs/__init__.py": "numpy",

@@ -5,23 +5,32 @@ drawing or the players; nothing here decides a rule.  Two things are
 particular to Can't Stop:
 
 - After a move the player may stop or roll again (R3.4).  Rolling again is
-  letting chance act, so in :attr:`~cantstop.Phase.DECIDE` both
-  :meth:`CantStop.legal_actions` (the stop, unless Variant B forbids it,
-  R14.2) and :meth:`CantStop.chance_outcomes` (the 126 sorted rolls) are
-  non-empty, and a bot that rolls returns :data:`dicekit.protocol.CHANCE`.
+  the player's decision to let chance act
+  (:attr:`~dicekit.protocol.Capability.CHANCE_BY_CHOICE`), so in
+  :attr:`~cantstop.Phase.DECIDE` the player's decisions are the stop (unless
+  Variant B forbids it, R14.2) and :data:`dicekit.protocol.CHANCE`, and a
+  bot that rolls returns :data:`dicekit.protocol.CHANCE`
+  (:mod:`dicekit.nodes`).
 - Every transition reports its event (:class:`dicekit.protocol.Stepping`),
   since a bust leaves no mark on the board, and the spec's examples carry one
   key of the game's own, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
+- Its conformance suite is its own (:class:`dicekit.conformance.choice.OwnSuite`,
+  :mod:`cantstop.conformance.choice`): versions, generator and ports older
+  than the layer's generic suite.
+- Its records have a format of their own, older than the layer's
+  (:class:`dicekit.record.OwnRecords`, :mod:`cantstop.record`); the layer
+  reads and writes them, and reads a header that names no game in it.
 
->>> from dicekit.protocol import Stepping, TextPicture
->>> isinstance(GAME, Stepping), isinstance(GAME, TextPicture), GAME.info.name
-(True, True, 'cantstop')
+>>> from dicekit.protocol import Capability
+>>> GAME.info.provides(Capability.STEPPING), GAME.info.provides(Capability.TEXT_PICTURE)
+(True, True)
 >>> state = GAME.apply(GAME.new_game(GAME.config(2)), GAME.parse_action('r3455'))
 >>> [GAME.format_action(a) for a in GAME.legal_actions(state)]
 ['7+10', '8+9']
+>>> from dicekit.nodes import decisions
 >>> decide = GAME.apply(state, GAME.parse_action('7+10'))
->>> GAME.legal_actions(decide), len(GAME.chance_outcomes(decide))
-((Stop(),), 126)
+>>> decisions(GAME, decide), len(GAME.chance_outcomes(decide))
+((Stop(), <Chance.ACT: 'chance'>), 126)
 """
 
 from __future__ import annotations
@@ -29,16 +38,24 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from cantstop import jsonform, notation
 from cantstop.actions import Action, Move, Stop
-from cantstop.config import MAX_PLAYERS, MIN_PLAYERS, Rules
+from cantstop.board import COLUMNS
+from cantstop.config import MAX_PLAYERS, MIN_PLAYERS, Rules, Variant
 from cantstop.dice import roll_outcomes
-from cantstop.players import PLAYERS, Player
+from cantstop.errors import IllegalAction
+from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.spec import PERFT, spec_dir
 from cantstop.state import Event, Phase, State, new_game
-from dicekit.protocol import CHANCE, JSON, Bot, Chance, GameInfo, Step
+from dicekit.protocol import CHANCE, Bot, Capability, Chance, GameInfo, Step
+from dicekit.rewards import winner_returns
 from dicekit.spec import ExampleKey
+
+if TYPE_CHECKING:
+    from dicekit.conformance.choice import GameConformance
+    from dicekit.record import RecordFormat
 
 __all__ = ["GAME", "CantStop", "PlayerBot"]
 
@@ -50,7 +67,8 @@ class PlayerBot:
     """A Can't Stop :class:`~cantstop.players.Player` as a layer :class:`~dicekit.protocol.Bot`.
 
     It plays the player's move in CHOOSE; in DECIDE it stops where the player
-    stops (and the rules allow it) and otherwise lets chance roll the dice.
+    decides to (:func:`cantstop.players.decide`: asked first, and a stop the
+    rules forbid is a roll) and otherwise lets chance roll the dice.
 
     >>> from cantstop.players import Rule28Player
     >>> bot = PlayerBot(Rule28Player())
@@ -67,11 +85,7 @@ class PlayerBot:
         if state.phase is Phase.CHOOSE:
             move: Move = self.player.choose(state, rng)
             return move
-        if (
-            state.phase is Phase.DECIDE
-            and state.decisions().may_stop
-            and self.player.stops(state, rng)
-        ):
+        if state.phase is Phase.DECIDE and decide(self.player, state, rng) is Decision.STOP:
             return _STOP
         return CHANCE
 
@@ -85,27 +99,33 @@ class CantStop:
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         spec_dir=spec_dir(),
+        capabilities=frozenset(
+            {
+                Capability.STEPPING,
+                Capability.TAGGING,
+                Capability.TEXT_PICTURE,
+                Capability.ACTION_SPACE,
+                Capability.EXAMPLE_KEYS,
+                Capability.CHANCE_BY_CHOICE,
+                Capability.OWN_RECORDS,
+                Capability.OWN_SUITE,
+            }
+        ),
     )
     #: The events of :meth:`step`, as :class:`~cantstop.Event` names them.
     events = tuple(event.value for event in Event)
 
-    # -- configuration -------------------------------------------------------------
+    # -- the core: configuration, states, chance, returns ----------------------------
+    new_game = staticmethod(new_game)
+    apply = staticmethod(State.apply)
+
     def config(self, players: int) -> Rules:
         """Return the standard rules for ``players`` players (R15.1)."""
         return Rules(players=players)
 
-    def config_from_json(self, data: JSON) -> Rules:
-        """Return the rules a JSON object describes (N3.1)."""
-        return jsonform.rules_from_json(data)
-
-    def config_to_json(self, config: Rules) -> JSON:
-        """Return the JSON object of ``config``: only the fields that differ from the default."""
-        return jsonform.rules_to_json(config)
-
-    # -- states and turns ------------------------------------------------------------
-    def new_game(self, config: Rules, first_player: int = 0) -> State:
-        """Return the opening state (R2)."""
-        return new_game(config, first_player)
+    def player_count(self, config: Rules) -> int:
+        """Return the number of players of ``config`` (R15.1)."""
+        return config.players
 
     def player(self, state: State) -> int:
         """Return whose turn it is (the winner once the game is over)."""
@@ -119,6 +139,10 @@ class CantStop:
         """Return the winner, or ``None`` while the game goes on (R12.1)."""
         return state.winner
 
+    def returns(self, state: State) -> tuple[float, ...]:
+        """Return each player's return: the layer's convention for the winner (R12.1)."""
+        return winner_returns(state.rules.players, state.winner)
+
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
         """Return the 126 sorted rolls and their chances where the player may roll, else nothing."""
         return _OUTCOMES if state.decisions().may_roll else ()
@@ -130,9 +154,13 @@ class CantStop:
             return (_STOP,)
         return decisions.moves
 
-    def apply(self, state: State, action: Action) -> State:
-        """Return the state after ``action``; an illegal one raises ``IllegalAction``."""
-        return state.apply(action)
+    def chance_by_choice(self, state: State) -> bool:
+        """Return whether the player decides whether the dice are rolled: after a move (R3.4).
+
+        The decision is the player's even where Variant B forbids the stop
+        (R14.2) and rolling again is the only choice.
+        """
+        return state.phase is Phase.DECIDE
 
     def step(self, state: State, action: Action) -> Step[State]:
         """Return the state after ``action`` and its event's name."""
@@ -143,38 +171,70 @@ class CantStop:
         """Raise ``InvalidState`` naming the rule if ``state`` breaks an invariant (R16)."""
         State(state.rules, state.player, state.phase, state.dice, state.markers, state.squares)
 
-    # -- notation and JSON -----------------------------------------------------------
-    def format_state(self, state: State) -> str:
-        """Return the canonical notation of ``state`` (N1)."""
-        return notation.format_state(state)
+    # -- rule tags and the numbered actions ---------------------------------------------
+    def action_rules(self, state: State, action: Action) -> tuple[str, ...]:
+        """Return the rules that decide what ``action`` does; for an illegal one, its rule.
 
-    def parse_state(self, text: str) -> State:
-        """Return the state that ``text`` denotes (N1)."""
-        return notation.parse_state(text)
+        The rule of a refusal is the engine's (:class:`~cantstop.IllegalAction`);
+        those of a legal action are :func:`cantstop.tags.action_rules`', read
+        from the engine's analysis of rolls and stops.
 
-    def format_action(self, action: Action) -> str:
-        """Return the notation of ``action`` (N2)."""
-        return notation.format_action(action)
+        >>> state = GAME.parse_state('-/- - 0c3455')
+        >>> GAME.action_rules(state, GAME.parse_action('7')), GAME.action_rules(state, _STOP)
+        (('R6.1',), ('R3.3',))
+        """
+        from cantstop.tags import action_rules
 
-    def parse_action(self, text: str) -> Action:
-        """Return the action that ``text`` denotes (N2)."""
-        return notation.parse_action(text)
+        try:
+            state.apply(action)
+        except IllegalAction as refusal:
+            return (refusal.rule,)
+        return tuple(action_rules(state, action))
 
-    def state_to_json(self, state: State) -> JSON:
-        """Return the JSON form of ``state`` (N3.1)."""
-        return jsonform.state_to_json(state)
+    def choice_rules(self, state: State) -> tuple[str, ...]:
+        """Return the rules that decide which actions are legal in ``state``.
 
-    def state_from_json(self, data: JSON) -> State:
-        """Return the state of a JSON form (N3.1)."""
-        return jsonform.state_from_json(data)
+        The rules :meth:`State.decisions <cantstop.State.decisions>` follows:
+        choosing, those of the roll's legal moves (:func:`cantstop.tags.roll_rules`);
+        about to roll, R3.2; deciding, R3.4 and R11.1, and R14.2 under Variant
+        B, which may forbid the stop; in a finished game, R12.3.
 
-    def action_to_json(self, action: Action) -> JSON:
-        """Return the JSON form of ``action`` (N3.2)."""
-        return jsonform.action_to_json(action)
+        >>> GAME.choice_rules(GAME.parse_state('-/- - 0c3455'))
+        ('R4.2', 'R6.1', 'R6.6')
+        >>> GAME.choice_rules(GAME.parse_state('-/7:3 7:3 0d B'))
+        ('R3.4', 'R11.1', 'R14.2')
+        """
+        from cantstop.tags import roll_rules
 
-    def action_from_json(self, data: JSON) -> Action:
-        """Return the action of a JSON form (N3.2)."""
-        return jsonform.action_from_json(data)
+        phase = state.phase
+        if phase is Phase.CHOOSE:
+            assert state.dice is not None
+            return tuple(roll_rules(state, state.dice))
+        if phase is Phase.DECIDE:
+            blocked = ("R14.2",) if state.rules.variant is Variant.B else ()
+            return ("R3.4", "R11.1", *blocked)
+        return ("R3.2",) if phase is Phase.ROLL else ("R12.3",)
+
+    def action_space(self, config: Rules) -> tuple[Action | Chance, ...]:
+        """Return every decision numbered as :mod:`cantstop.envs` numbers them.
+
+        0 the stop, 1 rolling again (:data:`~dicekit.protocol.CHANCE`), 2 to 12
+        a move of one sum, 13 to 78 a move of two sums, the pairs in order.
+        The same for every configuration.
+        """
+        return _ACTION_SPACE
+
+    # -- notation and JSON (N1 to N3) ------------------------------------------------
+    config_from_json = staticmethod(jsonform.rules_from_json)
+    config_to_json = staticmethod(jsonform.rules_to_json)
+    format_state = staticmethod(notation.format_state)
+    parse_state = staticmethod(notation.parse_state)
+    format_action = staticmethod(notation.format_action)
+    parse_action = staticmethod(notation.parse_action)
+    state_to_json = staticmethod(jsonform.state_to_json)
+    state_from_json = staticmethod(jsonform.state_from_json)
+    action_to_json = staticmethod(jsonform.action_to_json)
+    action_from_json = staticmethod(jsonform.action_from_json)
 
     # -- pictures and players --------------------------------------------------------
     def state_svg(self, state: State) -> str:
@@ -197,6 +257,31 @@ class CantStop:
     def example_keys(self) -> Mapping[str, ExampleKey]:
         """Return the game's own example key: ``perft``, the whole-roll counts of a state."""
         return {"perft": PERFT}
+
+    def record_format(self) -> RecordFormat:
+        """Return Can't Stop's record format (:mod:`cantstop.record`), older than the layer's."""
+        from cantstop.record import RECORDS
+
+        return RECORDS
+
+    def conformance(self) -> GameConformance:
+        """Return Can't Stop's own conformance suite (:mod:`cantstop.conformance.choice`)."""
+        from cantstop.conformance.choice import cantstop_conformance
+
+        return cantstop_conformance(self)
+
+    def __reduce__(self) -> str:
+        """Pickle :data:`GAME` by its name, so that a copy is the one game object."""
+        return "GAME"
+
+
+#: Every decision, numbered: see :meth:`CantStop.action_space`.
+_ACTION_SPACE: tuple[Action | Chance, ...] = (
+    _STOP,
+    CHANCE,
+    *(Move((column,)) for column in COLUMNS),
+    *(Move((a, b)) for a in COLUMNS for b in COLUMNS if a <= b),
+)
 
 
 def _bot_factory(make: Callable[[], Player]) -> Callable[[], Bot[State, Action]]:

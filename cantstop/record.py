@@ -6,6 +6,13 @@ after the action, the legal moves after a roll, whether a roll busted); a
 reader checks every claim it is given.  Reading streams: one line at a time, so
 a record of any length replays in constant memory.
 
+The records go through the layer (:mod:`dicekit.record`: its line reader,
+replay, writer and report); what is Can't Stop's own is its format,
+:data:`FORMAT`, a :class:`dicekit.record.RecordFormat` (the header's
+``rules`` and ``play`` fields, the ``bust`` and ``moves`` claims and their
+rules, ``r....`` for any roll), which :data:`cantstop.layer.GAME` declares
+as its own.  A header that names no game is read in it.
+
 >>> import io
 >>> from cantstop import Move, Roll, Rules, Stop
 >>> out = io.StringIO()
@@ -22,7 +29,6 @@ State('7:1,10:1/- - 1r')
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -32,15 +38,21 @@ from cantstop.actions import Action, Roll
 from cantstop.config import Rules
 from cantstop.errors import CantStopError, IllegalAction, NotationError, _brief, _brief_json, _names
 from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
+from cantstop.layer import GAME
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.state import Event, Phase, State, new_game
 from dicekit import record as layer
+from dicekit import recordlines
 from dicekit.errors import GameError
+from dicekit.protocol import JSON, Game
 
 __all__ = [
+    "FORMAT",
     "MAX_LINE_BYTES",
     "MAX_SEED",
+    "RECORDS",
     "RECORD_VERSION",
+    "CantStopRecords",
     "PlaySetup",
     "RecordError",
     "RecordHeader",
@@ -55,6 +67,8 @@ __all__ = [
     "write_record",
 ]
 
+#: The value of a header's ``record`` field.
+FORMAT = "cantstop"
 #: The version of the record format that this module writes and reads.
 RECORD_VERSION = 1
 
@@ -73,7 +87,7 @@ class RecordError(CantStopError, layer.RecordError):
     the spec rule broken (``None`` for a line that breaks only the record
     format), ``state`` the state before the line's action (``None`` when the
     line could not be read) and ``alternatives`` the legal actions in that
-    state, in notation.  It is the layer's :class:`dicekit.record.RecordError`
+    state, in notation.  It is the layer's :class:`dicekit.recordlines.RecordError`
     too, so that the layer's verifier reports it as it reports any game's.
     """
 
@@ -135,6 +149,11 @@ class RecordHeader:
     #: How the game is set up to be played on, if the header says.
     play: PlaySetup | None = None
 
+    @property
+    def config(self) -> Rules:
+        """The rules, as the layer's replay calls a game's configuration."""
+        return self.rules
+
 
 @dataclass(frozen=True)
 class RecordLine:
@@ -152,14 +171,15 @@ class RecordLine:
     moves: tuple[str, ...] | None = field(default=None)
 
 
-class RecordWriter:
+class RecordWriter(layer.RecordWriter):
     """Write a record to ``file``: the header at once, then one line per :meth:`append`.
 
     With ``claims`` (the default) each line also gives the state after the
     action, and a roll line says whether it busted and lists the legal moves.
     ``play`` adds the header's ``play`` field (the seats and the seed).  Each
     line is flushed as it is written; :meth:`sync` also forces the lines to
-    the disk.
+    the disk.  It is the layer's writer (:class:`dicekit.record.RecordWriter`)
+    in Can't Stop's format.
 
     >>> import io
     >>> from cantstop import Roll, Rules, new_game
@@ -180,23 +200,7 @@ class RecordWriter:
         claims: bool = True,
         play: PlaySetup | None = None,
     ) -> None:
-        new_game(rules, first_player)  # checks the setup (R15, R2.2)
-        self._file = file
-        self._claims = claims
-        header: dict[str, Any] = {
-            "record": "cantstop",
-            "version": RECORD_VERSION,
-            "rules": rules_to_json(rules),
-            "first_player": first_player,
-        }
-        if play is not None:
-            _check_play(1, play.to_json(), rules)  # the header is line 1
-            header["play"] = play.to_json()
-        self._write(header)
-
-    def _write(self, obj: dict[str, Any]) -> None:
-        self._file.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        self._file.flush()
+        super().__init__(file, GAME, rules, first_player=first_player, claims=claims, play=play)
 
     def sync(self) -> None:
         """Force the lines written so far to the disk (``os.fsync``), past a crash of the machine.
@@ -206,16 +210,9 @@ class RecordWriter:
         self._file.flush()
         os.fsync(self._file.fileno())
 
-    def append(self, action: Action, after: State) -> None:
+    def append(self, action: Action, after: State, event: str | None = None) -> None:
         """Write the line of ``action``, whose result is ``after``, and flush the file."""
-        obj: dict[str, Any] = {"action": action_to_json(action)}
-        if self._claims:
-            obj["state"] = format_state(after)
-            if isinstance(action, Roll):
-                # A roll that can be played leads to CHOOSE; a bust passes the turn (R10.2).
-                obj["bust"] = after.phase is not Phase.CHOOSE
-                obj["moves"] = [format_action(m) for m in after.legal_moves()]
-        self._write(obj)
+        super().append(action, after, event)
 
 
 def write_record(
@@ -231,28 +228,14 @@ def write_record(
     An illegal action raises :class:`~cantstop.IllegalAction` after the lines
     before it have been written.
     """
-    writer = RecordWriter(file, rules, first_player=first_player, claims=claims)
-    state = new_game(rules, first_player)
-    for action in actions:
-        state = state.apply(action)
-        writer.append(action, state)
-    return state
+    final: State = layer.write_record(
+        file, GAME, rules, actions, first_player=first_player, claims=claims
+    )
+    return final
 
 
 #: The longest line a reader takes, in bytes with its line end: a record's lines are far shorter.
 MAX_LINE_BYTES = layer.MAX_LINE_BYTES
-
-
-def _lines(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield the number and JSON object of every line that is not blank, read by the layer."""
-    try:
-        for number, text in layer.numbered_lines(file, MAX_LINE_BYTES):
-            if text.strip():
-                yield number, layer.load_object(number, text, _brief_json)
-    except RecordError:
-        raise
-    except layer.RecordError as exc:  # a line that is not a record line: no rule, no state
-        raise RecordError(exc.line, exc.reason) from None
 
 
 def _header_values(number: int, obj: dict[str, Any]) -> None:
@@ -364,13 +347,8 @@ def read_header(file: Iterable[str] | BinaryIO) -> tuple[RecordHeader, Iterator[
     >>> header.play, header.rules.players, list(lines)
     (PlaySetup(seats=('human', 'rule28'), seed=7), 2, [])
     """
-    lines = _lines(file)
-    try:
-        number, header = next(lines)
-    except StopIteration:
-        raise RecordError(1, "the record is empty: it needs a header line") from None
-    _header_values(number, header)
-    return _header(number, header), (_action_line(n, obj) for n, obj in lines)
+    header, lines = layer.read_record(GAME, file, RECORDS)
+    return header, lines
 
 
 def iter_record(file: Iterable[str] | BinaryIO) -> tuple[Rules, int, Iterator[RecordLine]]:
@@ -408,69 +386,130 @@ def legal_alternatives(state: State) -> tuple[str, ...]:
     )
 
 
-def check_line(state: State, line: RecordLine) -> State:
-    """Apply the action of ``line`` to ``state``, check its claims, and return the new state."""
-    try:
-        step = state.step(line.action)
-    except IllegalAction as exc:
-        raise RecordError(
-            line.line,
-            exc.reason,  # it names the action: "7+10 is not legal: ..."
-            exc.rule,
-            state,
-            legal_alternatives(state),
-        ) from None
-    after = step.state
-    if line.bust is not None:
-        busted = step.event is Event.BUSTED
-        if line.bust != busted:
-            claim = "busts" if line.bust else "does not bust"
-            truth = "busts" if busted else "can be played"
-            raise RecordError(
-                line.line,
-                f"the line claims roll {format_action(line.action)} {claim}, but it {truth}",
-                "R10.1",
-                state,
-                legal_alternatives(state),
-            )
-    if line.state is not None and line.state != format_state(after):
+class CantStopRecords:
+    """Can't Stop's record format (see the module docstring); :data:`RECORDS` is its instance."""
+
+    describe = staticmethod(_brief_json)
+
+    def max_line_bytes(self) -> int:
+        """Return :data:`MAX_LINE_BYTES`."""
+        return MAX_LINE_BYTES
+
+    def error(self, line: int, reason: str) -> recordlines.RecordError:
+        """Return the error for a line that is not a record line: no rule, no state."""
+        return RecordError(line, reason)
+
+    def read_header(self, game: Game[Any, Any, Any], number: int, obj: dict[str, Any]) -> Any:
+        """Return the header of line ``number``: the rules, the first player, the setup."""
+        _header_values(number, obj)
+        return _header(number, obj)
+
+    def read_line(self, game: Game[Any, Any, Any], number: int, obj: dict[str, Any]) -> Any:
+        """Return action line ``number``: the action and its claims."""
+        return _action_line(number, obj)
+
+    def header(
+        self, game: Game[Any, Any, Any], config: Rules, first_player: int, play: Any
+    ) -> dict[str, JSON]:
+        """Return the header of a new record; the setup and ``play`` are checked first."""
+        new_game(config, first_player)  # checks the setup (R15, R2.2)
+        header: dict[str, JSON] = {
+            "record": FORMAT,
+            "version": RECORD_VERSION,
+            "rules": rules_to_json(config),
+            "first_player": first_player,
+        }
+        if play is not None:
+            _check_play(1, play.to_json(), config)  # the header is line 1
+            header["play"] = play.to_json()
+        return header
+
+    def line(
+        self, game: Game[Any, Any, Any], action: Any, after: Any, event: str | None, claims: bool
+    ) -> dict[str, JSON]:
+        """Return the line of ``action``; its claims: the state, and a roll's bust and moves."""
+        obj: dict[str, JSON] = {"action": action_to_json(action)}
+        if claims:
+            obj["state"] = format_state(after)
+            if isinstance(action, Roll):
+                # A roll that can be played leads to CHOOSE; a bust passes the turn (R10.2).
+                obj["bust"] = after.phase is not Phase.CHOOSE
+                obj["moves"] = [format_action(m) for m in after.legal_moves()]
+        return obj
+
+    def check_line(self, game: Game[Any, Any, Any], state: Any, line: Any) -> Any:
+        """Apply the action of ``line``, check its claims; return the new state."""
         try:
-            same = parse_state(line.state) == after
-        except NotationError as exc:
-            raise RecordError(
-                line.line, f"the claimed state is not valid notation: {exc.reason}", exc.rule
-            ) from None
-        if not same:
+            step = state.step(line.action)
+        except IllegalAction as exc:
             raise RecordError(
                 line.line,
-                f"after {format_action(line.action)} the state is "
-                f"{format_state(after)!r}, not the claimed {_brief(line.state)}",
-                None,
+                exc.reason,  # it names the action: "7+10 is not legal: ..."
+                exc.rule,
                 state,
                 legal_alternatives(state),
-            )
-    if line.moves is not None:
-        claimed: set[Action] = set()
-        for text in line.moves:
-            try:
-                claimed.add(parse_action(text))
-            except NotationError as exc:
+            ) from None
+        after = step.state
+        if line.bust is not None:
+            busted = step.event is Event.BUSTED
+            if line.bust != busted:
+                claim = "busts" if line.bust else "does not bust"
+                truth = "busts" if busted else "can be played"
                 raise RecordError(
                     line.line,
-                    f"the claimed move {_brief(text)} is not valid notation: {exc.reason}",
+                    f"the line claims roll {format_action(line.action)} {claim}, but it {truth}",
+                    "R10.1",
+                    state,
+                    legal_alternatives(state),
+                )
+        if line.state is not None and line.state != format_state(after):
+            try:
+                same = parse_state(line.state) == after
+            except NotationError as exc:
+                raise RecordError(
+                    line.line, f"the claimed state is not valid notation: {exc.reason}", exc.rule
                 ) from None
-        actual = set(after.legal_moves())
-        if claimed != actual:
-            missing = " ".join(format_action(m) for m in sorted(actual - claimed)) or "none"
-            wrong = " ".join(sorted(format_action(m) for m in claimed - actual)) or "none"
-            raise RecordError(
-                line.line,
-                f"the claimed legal moves after {format_action(line.action)} are wrong: "
-                f"missing {missing}; not legal {wrong}",
-                "R6.6",
-                after,
-                tuple(format_action(m) for m in after.legal_moves()),
-            )
+            if not same:
+                raise RecordError(
+                    line.line,
+                    f"after {format_action(line.action)} the state is "
+                    f"{format_state(after)!r}, not the claimed {_brief(line.state)}",
+                    None,
+                    state,
+                    legal_alternatives(state),
+                )
+        if line.moves is not None:
+            claimed: set[Action] = set()
+            for text in line.moves:
+                try:
+                    claimed.add(parse_action(text))
+                except NotationError as exc:
+                    raise RecordError(
+                        line.line,
+                        f"the claimed move {_brief(text)} is not valid notation: {exc.reason}",
+                    ) from None
+            actual = set(after.legal_moves())
+            if claimed != actual:
+                missing = " ".join(format_action(m) for m in sorted(actual - claimed)) or "none"
+                wrong = " ".join(sorted(format_action(m) for m in claimed - actual)) or "none"
+                raise RecordError(
+                    line.line,
+                    f"the claimed legal moves after {format_action(line.action)} are wrong: "
+                    f"missing {missing}; not legal {wrong}",
+                    "R6.6",
+                    after,
+                    tuple(format_action(m) for m in after.legal_moves()),
+                )
+        return after
+
+
+#: Can't Stop's record format.
+RECORDS = CantStopRecords()
+
+
+def check_line(state: State, line: RecordLine) -> State:
+    """Apply the action of ``line`` to ``state``, check its claims, and return the new state."""
+    after: State = RECORDS.check_line(GAME, state, line)
     return after
 
 
@@ -481,8 +520,5 @@ def replay_record(path: str | os.PathLike[str]) -> State:
     applies and the state) at the first bad line.
     """
     with open(path, "rb") as file:
-        rules, first, lines = iter_record(file)
-        state = new_game(rules, first)
-        for line in lines:
-            state = check_line(state, line)
+        state: State = layer.replay(GAME, file, RECORDS)[0]
     return state

@@ -8,9 +8,9 @@ game draws it for a terminal (:class:`~dicekit.protocol.TextPicture`, or its
 notation for a game without a picture).  A turn runs while the same player
 is to act, so a throw again on one's own colour stays in the turn.
 
->>> import finishline
->>> story = list(play_demo(finishline.GAME, ["racer", "random"], seed=1))
->>> story[0].startswith('Turn 1: player 0 (racer) throws r')
+>>> from tests.dicekit.toy import TOY  # the layer's toy game
+>>> story = list(play_demo(TOY, ["random", "random"], seed=1))
+>>> story[0].startswith('Turn 1: player 0 (random) throws r')
 True
 >>> story[-1].startswith('Player ') and ' wins after ' in story[-1]
 True
@@ -23,15 +23,16 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from dicekit.playing import Acted, play_out
-from dicekit.protocol import Game, TextPicture
+from dicekit.protocol import Capability, Game, capable
 
 __all__ = ["picture", "play_demo", "told"]
 
 
 def picture(game: Game[Any, Any, Any], state: Any) -> str:
     """Return ``state`` as the game draws it for a terminal, or its notation if it draws none."""
-    if isinstance(game, TextPicture):
-        return game.state_text(state)
+    drawn = capable(game, Capability.TEXT_PICTURE)
+    if drawn is not None:
+        return drawn.state_text(state)
     return f"position: {game.format_state(state)}"
 
 

@@ -5,10 +5,9 @@ with its integer weight (:func:`weighted_outcomes`: the smallest integers in
 the proportion of the exact probabilities, so that for dice they count the
 ordered throws each outcome stands for) and sums, weighted, the legal
 actions after it and the outcomes after which the player has no decision at
-all (a bust in Can't Stop, a forfeited throw in the race games).  Two
-implementations of a game that agree on these counts agree on every outcome
-of that state: the counts are a cheap check of a port, as the chess engines'
-perft is.
+all (a bust, a forfeited throw).  Two implementations of a game that agree
+on these counts agree on every outcome of that state: the counts are a
+cheap check of a port, as the chess engines' perft is.
 
 The counts read nothing but the game protocol (``chance_outcomes``,
 ``apply`` and ``legal_actions``), so they are the same for every game; a

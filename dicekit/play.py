@@ -9,9 +9,9 @@ game that reports events), every bot's action is told, and after each turn
 the game draws its state (:func:`dicekit.demo.picture`).
 
 A person chooses among the legal actions by letter (``a``, ``b``, ...) or by
-typing the action in the game's notation; where the game lets the player
-hand over to chance beside the legal actions (Can't Stop's roll again), that
-is one more choice, ``throw the dice``.  ``board`` draws the state again,
+typing the action in the game's notation; where the game leaves it to the
+player to let chance act (:mod:`dicekit.nodes`), that is one more choice,
+``throw the dice``.  ``board`` draws the state again,
 ``help`` lists the commands, and ``q`` (or the end of the input) leaves the
 game, which stays in its record.
 
@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from dicekit.demo import picture
+from dicekit.nodes import decisions
 from dicekit.playing import next_action, throw
-from dicekit.protocol import Bot, Game, Stepping
+from dicekit.protocol import CHANCE, Bot, Capability, Game, capable
 from dicekit.record import RecordWriter
 
 __all__ = ["HUMAN", "MAX_ANSWER", "Console", "Quit", "choice_keys", "play", "read_answer"]
@@ -147,11 +148,9 @@ def _rows(items: Sequence[str], width: int = 78) -> list[str]:
 
 
 def _choose(game: Game[Any, Any, Any], state: Any, console: Console) -> Any:
-    """Ask a person for one of the legal actions, or to let chance act; return the answer."""
-    legal = list(game.legal_actions(state))
-    texts = [game.format_action(action) for action in legal]
-    if game.chance_outcomes(state):
-        texts.append(THROW)
+    """Ask a person for one of the decisions (:func:`dicekit.nodes.decisions`); return it."""
+    options = list(decisions(game, state))
+    texts = [THROW if option is CHANCE else game.format_action(option) for option in options]
     keys = choice_keys(len(texts))
     for line in _rows([f"{key}) {text}" for key, text in zip(keys, texts, strict=True)]):
         console.say(line)
@@ -170,7 +169,7 @@ def _choose(game: Game[Any, Any, Any], state: Any, console: Console) -> Any:
             index = keys.index(lowered) if lowered in keys else texts.index(answer)
             if lowered == "throw":
                 index = len(texts) - 1
-            return None if texts[index] == THROW else legal[index]
+            return options[index]
         else:
             shown = answer if len(answer) <= 40 else f"{answer[:40]}… ({len(answer):,} characters)"
             console.say(f"  {shown!r} is not a choice: type a letter from {span}, or help")
@@ -196,6 +195,7 @@ def play(
     written.
     """
     mover: int | None = None
+    stepper = capable(game, Capability.STEPPING)
     try:
         while not game.is_over(state):
             player = game.player(state)
@@ -206,17 +206,17 @@ def play(
                 console.say(f"player {player} ({names[player]}) to play")
             rng = random.Random(f"{seed}/{played}")
             seat = seats[player]
-            if seat is None and game.legal_actions(state):
+            if seat is None and decisions(game, state):
                 if writer is not None:
                     writer.sync()
                 chosen = _choose(game, state, console)
                 action, by_chance = (
-                    (throw(game, state, rng), True) if chosen is None else (chosen, False)
+                    (throw(game, state, rng), True) if chosen is CHANCE else (chosen, False)
                 )
             else:
                 action, by_chance = next_action(game, state, seat, rng)
-            if isinstance(game, Stepping):
-                after, event = game.step(state, action)
+            if stepper is not None:
+                after, event = stepper.step(state, action)
             else:
                 after, event = game.apply(state, action), None
             played += 1

@@ -8,8 +8,8 @@ one seed gives one game whoever plays it:
   over their integer weights (:func:`dicekit.perft.weighted_outcomes`), so
   an outcome's chance is exactly its probability;
 - :func:`next_action` asks the bot of the player to act, and throws when
-  chance acts, either because only chance can (the dice are due) or
-  because the bot returned :data:`~dicekit.protocol.CHANCE`;
+  chance acts: at a chance node, or after the player's decision to let
+  chance act, :data:`~dicekit.protocol.CHANCE` (:mod:`dicekit.nodes`);
 - :func:`play_out` plays a game on from a state, step by step
   (``Turn`` says who acted and what happened).
 
@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from dicekit.errors import GameError, RuleError
+from dicekit.errors import GameError
+from dicekit.nodes import decisions
 from dicekit.perft import weighted_outcomes
-from dicekit.protocol import CHANCE, Bot, Game
+from dicekit.protocol import CHANCE, Bot, Core, Game
 
 __all__ = ["Acted", "NoAction", "next_action", "pick", "play_out", "player_count", "throw"]
 
@@ -52,25 +53,9 @@ def pick(outcomes: Sequence[tuple[Any, Fraction]], rng: random.Random) -> Any:
     return weighted[bisect.bisect_right(bounds, rng.randrange(bounds[-1]))][0]
 
 
-def player_count(game: Game[Any, Any, Any], config: Any) -> int:
-    """Return the number of players of ``config``, as the game's opening tells it.
-
-    The protocol has no field for it, so the count is read from the first
-    players ``new_game`` accepts: every player of the configuration may
-    begin, and no other.
-
-    >>> import finishline
-    >>> player_count(finishline.GAME, finishline.GAME.config(3))
-    3
-    """
-    count = game.info.min_players
-    while count < game.info.max_players:
-        try:
-            game.new_game(config, count)
-        except RuleError:
-            break
-        count += 1
-    return count
+def player_count(game: Core[Any, Any, Any], config: Any) -> int:
+    """Return the number of players of ``config``, as the game's ``player_count`` gives it."""
+    return game.player_count(config)
 
 
 def throw(game: Game[Any, Any, Any], state: Any, rng: random.Random) -> Any:
@@ -89,13 +74,12 @@ def next_action(
 ) -> tuple[Any, bool]:
     """Return the next action of a game in ``state``, and whether chance chose it.
 
-    Chance acts when the player has no legal action and chance's outcomes are
-    open (the dice are due), or when ``bot``, the player's, returns
-    :data:`~dicekit.protocol.CHANCE`.  Otherwise ``bot`` picks the action;
-    with no bot (``None``) only chance may act.
+    At a chance node (:func:`dicekit.nodes.kind`) chance acts.  At a
+    decision, ``bot``, the player's, picks one of the decisions
+    (:func:`dicekit.nodes.decisions`), and chance acts if it picks
+    :data:`~dicekit.protocol.CHANCE`; with no bot (``None``) chance acts.
     """
-    legal = game.legal_actions(state)
-    if not legal or bot is None:
+    if not decisions(game, state) or bot is None:
         return throw(game, state, rng), True
     chosen = bot.act(state, rng)
     if chosen is CHANCE:

@@ -1,21 +1,36 @@
 """The game protocol: what a game provides so that the layer can run it.
 
-The model is OpenSpiel's game interface: a game has a configuration, an
-initial state, and states that say whose decision it is or that chance acts
-(with the chance outcomes and their exact probabilities), list their legal
-actions and apply one.  Chance is an ordinary action, so a game replays
-exactly from its actions.  On top, each game has a one-line notation and JSON
-forms with exact round trips, an invariant check, and a drawing.  A game may
-also name the event of each transition (:class:`Stepping`), where the next
-state alone does not show what happened.
+A game gives the layer three protocols, each a :class:`typing.Protocol`:
 
-Usually a state either waits for a player's decision or for chance.  A game
-may also let the player decide to hand over to chance: in Can't Stop, a
-player who has played a roll may stop (a legal action) or roll again (chance
-acts).  In such a state both :meth:`Game.legal_actions` and
-:meth:`Game.chance_outcomes` are non-empty, and a player who chooses chance
-is answered by one of its outcomes; a :class:`Bot` says so by returning
-:data:`CHANCE`.
+* :class:`Core`, what a game-playing framework asks of a game (the model is
+  OpenSpiel's game interface): a configuration and its player count, an
+  initial state, and states that say whose decision it is or that chance
+  acts (with the chance outcomes and their exact probabilities), list their
+  legal actions, apply one and, once the game is over, give each player's
+  return.  Chance is an ordinary action, so a game replays exactly from its
+  actions.
+* :class:`Forms`, the game's written forms: a one-line notation and JSON
+  forms of configurations, states and actions, each with an exact round trip.
+* :class:`Game`, the two together with an invariant check, a drawing and
+  the built-in players: what every service of the layer takes.
+
+A game may provide more, and says so in :attr:`GameInfo.capabilities`
+(:class:`Capability`): the layer reads that data, and never probes a game
+for methods.  Each capability brings the methods of its protocol class
+(:class:`Stepping`, :class:`Tagging`, :class:`TextPicture`,
+:class:`ActionSpace`, :class:`ChanceByChoice`, and the protocols of
+:mod:`dicekit.spec`, :mod:`dicekit.conformance.serve`, :mod:`dicekit.record`
+and :mod:`dicekit.conformance.choice`), and
+:func:`capable` returns the game typed as that protocol.
+
+**Node kinds.**  In the layer a state is one of three kinds: a player's
+decision, chance's turn, or the end of the game (:mod:`dicekit.nodes`).  A
+game where the player may decide to let chance act (to roll again, say, as
+well as to stop) declares :attr:`Capability.CHANCE_BY_CHOICE`: in such a
+state the player decides between the legal actions and :data:`CHANCE`, and
+choosing :data:`CHANCE` leads to a chance node, whose outcomes are
+``chance_outcomes`` of the same state.  Every loop of the layer reads node
+kinds from :mod:`dicekit.nodes`, which alone knows this.
 
 States and actions are the game's own immutable, hashable values; the layer
 handles them only through the game object.  Every refusal raises an error of
@@ -30,7 +45,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Literal,
+    NamedTuple,
+    Protocol,
+    TypeVar,
+    overload,
+)
+
+if TYPE_CHECKING:
+    from dicekit.conformance.choice import OwnSuite
+    from dicekit.conformance.serve import ServesOps
+    from dicekit.record import OwnRecords
+    from dicekit.spec import HasExampleKeys
 
 __all__ = [
     "CHANCE",
@@ -38,8 +68,12 @@ __all__ = [
     "ActionSpace",
     "ActionT",
     "Bot",
+    "Capability",
     "Chance",
+    "ChanceByChoice",
     "ConfigT",
+    "Core",
+    "Forms",
     "Game",
     "GameInfo",
     "StateT",
@@ -47,6 +81,8 @@ __all__ = [
     "Stepping",
     "Tagging",
     "TextPicture",
+    "capable",
+    "undeclared",
 ]
 
 #: A value as :func:`json.loads` returns it.
@@ -62,19 +98,65 @@ _ConfigIn = TypeVar("_ConfigIn", contravariant=True)
 
 
 class Chance(enum.Enum):
-    """A player's decision to let chance act, where the game allows it beside legal actions."""
+    """A player's decision to let chance act, where the game leaves that to the player."""
 
     #: The one value: see :data:`CHANCE`.
     ACT = "chance"
 
 
-#: What a :class:`Bot` returns to let chance act (Can't Stop's roll again).
+#: The decision that lets chance act: what a :class:`Bot` returns to roll again.
 CHANCE = Chance.ACT
+
+
+class Capability(enum.Enum):
+    """What a game may provide beyond :class:`Game`, declared in :attr:`GameInfo.capabilities`.
+
+    Each value names the protocol the capability brings and the members a
+    game that declares it must have (:func:`undeclared` compares the two).
+    """
+
+    #: The event of each transition: :class:`Stepping`.
+    STEPPING = ("Stepping", ("events", "step"))
+    #: The rules that decide each answer: :class:`Tagging`.
+    TAGGING = ("Tagging", ("action_rules", "choice_rules"))
+    #: A picture of a state for a terminal: :class:`TextPicture`.
+    TEXT_PICTURE = ("TextPicture", ("state_text",))
+    #: Every action numbered once: :class:`ActionSpace`.
+    ACTION_SPACE = ("ActionSpace", ("action_space",))
+    #: States where the player may decide to let chance act: :class:`ChanceByChoice`.
+    CHANCE_BY_CHOICE = ("ChanceByChoice", ("chance_by_choice",))
+    #: Spec example keys of the game's own: :class:`dicekit.spec.HasExampleKeys`.
+    EXAMPLE_KEYS = ("HasExampleKeys", ("example_keys",))
+    #: The spec's examples list legal actions in the order of ``legal_actions`` (data alone).
+    ORDERS_MOVES = ("OrdersMoves", ())
+    #: Port ops of the game's own: :class:`dicekit.conformance.serve.ServesOps`.
+    SERVES_OPS = ("ServesOps", ("port_ops", "port_supports"))
+    #: A record format of the game's own: :class:`dicekit.record.OwnRecords`.
+    OWN_RECORDS = ("OwnRecords", ("record_format",))
+    #: A conformance suite of the game's own: :class:`dicekit.conformance.choice.OwnSuite`.
+    OWN_SUITE = ("OwnSuite", ("conformance",))
+
+    @property
+    def protocol(self) -> str:
+        """The name of the protocol class the capability brings."""
+        name: str = self.value[0]
+        return name
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        """The attributes and methods a game that declares the capability has."""
+        members: tuple[str, ...] = self.value[1]
+        return members
 
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
-    """What the layer shows of a game: its names, its player counts and where its spec lives."""
+    """What the layer knows of a game as data: its names, player counts, spec and capabilities.
+
+    >>> info = GameInfo("coin", "Coin", 1, 2, Path("spec"), frozenset({Capability.STEPPING}))
+    >>> info.provides(Capability.STEPPING), info.provides(Capability.TAGGING)
+    (True, False)
+    """
 
     #: The name commands and the port protocol use (``--game NAME``, ``hello``): lower case.
     name: str
@@ -85,35 +167,31 @@ class GameInfo:
     max_players: int
     #: The directory of the game's spec: its rules chapters, notation and examples.
     spec_dir: Path
+    #: What the game provides beyond :class:`Game`.
+    capabilities: frozenset[Capability] = frozenset()
+
+    def provides(self, capability: Capability) -> bool:
+        """Return whether the game declares ``capability``."""
+        return capability in self.capabilities
 
 
-class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
-    """What a game gives the layer.
+class Core(Protocol, Generic[StateT, ActionT, ConfigT]):
+    """What a game-playing framework asks of a game: configurations, states, chance, returns.
 
-    Every method is a pure function of its arguments.  Methods that read
-    input (``config_from_json``, ``parse_*``, ``*_from_json``) raise
-    :class:`~dicekit.errors.NotationError` or
-    :class:`~dicekit.errors.InvalidConfig`; ``apply`` raises
-    :class:`~dicekit.errors.IllegalAction`; ``check`` raises
-    :class:`~dicekit.errors.InvalidState`.  Each names the rule.
+    Every method is a pure function of its arguments.  ``apply`` raises
+    :class:`~dicekit.errors.IllegalAction` naming the rule.
     """
 
     info: GameInfo
 
-    # -- configuration ---------------------------------------------------------------
     def config(self, players: int) -> ConfigT:
         """Return the standard configuration for ``players`` players."""
         ...
 
-    def config_from_json(self, data: JSON) -> ConfigT:
-        """Return the configuration a JSON object describes; omitted fields take their default."""
+    def player_count(self, config: ConfigT) -> int:
+        """Return the number of players of ``config``."""
         ...
 
-    def config_to_json(self, config: ConfigT) -> JSON:
-        """Return the JSON object of ``config``: only the fields that differ from the default."""
-        ...
-
-    # -- states and turns ------------------------------------------------------------
     def new_game(self, config: ConfigT, first_player: int = 0) -> StateT:
         """Return the opening state."""
         ...
@@ -130,18 +208,34 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
         """Return the winner of a finished game, ``None`` while it goes on."""
         ...
 
+    def returns(self, state: StateT) -> Sequence[float]:
+        """Return each player's return: 0 for everyone while the game goes on.
+
+        The returns are the game's: OpenSpiel asks a game for them, and a
+        game whose rules score (points, a shared loss) says so here.  The
+        games of this distribution name a winner and nothing more, so each
+        gives the layer's convention for a winner
+        (:func:`dicekit.rewards.winner_returns`: zero-sum, the winner 1; alone,
+        1 for the win), written once so that every adapter pays alike.  What
+        depends on more than the state (a turn limit, a reward for speed)
+        is the adapter's, since the state does not hold it.
+        """
+        ...
+
     def chance_outcomes(self, state: StateT) -> Sequence[tuple[ActionT, Fraction]]:
         """Return chance's actions with their exact probabilities, or nothing if chance cannot act.
 
-        The probabilities are exact and sum to 1.  Non-empty together with
-        :meth:`legal_actions` where the player may choose to let chance act.
+        The probabilities are exact and sum to 1.  For a game with
+        :attr:`Capability.CHANCE_BY_CHOICE`, in a state where the player may
+        let chance act, these are the outcomes once the player does.
         """
         ...
 
     def legal_actions(self, state: StateT) -> Sequence[ActionT]:
         """Return the actions open to the player now, in the game's canonical order.
 
-        Empty when only chance can act, and when the game is over.
+        Empty when only chance can act, and when the game is over.  Letting
+        chance act by choice (:data:`CHANCE`) is not among them.
         """
         ...
 
@@ -149,11 +243,23 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
         """Return the state after ``action``; an illegal one raises ``IllegalAction``."""
         ...
 
-    def check(self, state: StateT) -> None:
-        """Raise ``InvalidState`` naming the rule if ``state`` breaks an invariant of the spec."""
+
+class Forms(Protocol, Generic[StateT, ActionT, ConfigT]):
+    """A game's written forms: notation and JSON, each read back exactly.
+
+    The readers (``config_from_json``, ``parse_*``, ``*_from_json``) raise
+    :class:`~dicekit.errors.NotationError` or
+    :class:`~dicekit.errors.InvalidConfig`, each naming the rule.
+    """
+
+    def config_from_json(self, data: JSON) -> ConfigT:
+        """Return the configuration a JSON object describes; omitted fields take their default."""
         ...
 
-    # -- notation and JSON -----------------------------------------------------------
+    def config_to_json(self, config: ConfigT) -> JSON:
+        """Return the JSON object of ``config``: only the fields that differ from the default."""
+        ...
+
     def format_state(self, state: StateT) -> str:
         """Return the one-line canonical notation of ``state``."""
         ...
@@ -186,7 +292,17 @@ class Game(Protocol, Generic[StateT, ActionT, ConfigT]):
         """Return the action of a JSON form (the inverse of ``action_to_json``)."""
         ...
 
-    # -- pictures and players --------------------------------------------------------
+
+class Game(Core[StateT, ActionT, ConfigT], Forms[StateT, ActionT, ConfigT], Protocol):
+    """What every service of the layer takes: :class:`Core` and :class:`Forms`, and three more.
+
+    ``check`` raises :class:`~dicekit.errors.InvalidState` naming the rule.
+    """
+
+    def check(self, state: StateT) -> None:
+        """Raise ``InvalidState`` naming the rule if ``state`` breaks an invariant of the spec."""
+        ...
+
     def state_svg(self, state: StateT) -> str:
         """Return a drawing of ``state`` as a standalone SVG document."""
         ...
@@ -209,15 +325,14 @@ class Step(NamedTuple, Generic[StateT]):
     event: str
 
 
-@runtime_checkable
 class Stepping(Protocol, Generic[StateT, _ActionIn]):
-    """What a game may add to :class:`Game`: the event each transition causes.
+    """:attr:`Capability.STEPPING`: the event each transition causes.
 
     A game whose transitions differ in ways the next state alone does not
     show (a roll that passes the turn, a move that wins) names them as
     events.  The layer then checks events wherever it applies actions: the
     ``event`` and ``events`` keys of spec examples, the conformance vectors
-    and game records.  A game without events leaves this out.
+    and game records.
     """
 
     #: The names of the events, in the order the game's spec lists them.
@@ -231,9 +346,8 @@ class Stepping(Protocol, Generic[StateT, _ActionIn]):
         ...
 
 
-@runtime_checkable
 class Tagging(Protocol, Generic[_StateIn, _ActionIn]):
-    """What a game may add to :class:`Game`: the rules that decide each answer, for the diagnosis.
+    """:attr:`Capability.TAGGING`: the rules that decide each answer, for the diagnosis.
 
     The conformance suite tags each case with the ids of the rules that
     decide its expected answer, and a port that fails cases is told which
@@ -254,12 +368,25 @@ class Tagging(Protocol, Generic[_StateIn, _ActionIn]):
         ...
 
 
-@runtime_checkable
 class TextPicture(Protocol, Generic[_StateIn]):
-    """What a game may add to :class:`Game`: a picture of a state for a terminal."""
+    """:attr:`Capability.TEXT_PICTURE`: a picture of a state for a terminal."""
 
     def state_text(self, state: _StateIn) -> str:
         """Return a picture of ``state`` in a few lines of plain text, for a terminal."""
+        ...
+
+
+class ChanceByChoice(Protocol, Generic[_StateIn]):
+    """:attr:`Capability.CHANCE_BY_CHOICE`: states where the player decides whether chance acts.
+
+    In such a state the player's decisions are the legal actions and
+    :data:`CHANCE`; the legal actions may be empty (a roll the rules force
+    is still the player's decision to roll).  Chance's outcomes there are
+    what it does once chosen.
+    """
+
+    def chance_by_choice(self, state: _StateIn) -> bool:
+        """Return whether, in ``state``, chance acts only if the player decides so."""
         ...
 
 
@@ -270,27 +397,92 @@ class Bot(Protocol, Generic[_StateIn, _ActionOut]):
     name: str
 
     def act(self, state: _StateIn, rng: random.Random) -> _ActionOut | Chance:
-        """Return one of the legal actions of ``state``, or :data:`CHANCE` to let chance act.
+        """Return one of the player's decisions in ``state``: a legal action, or :data:`CHANCE`.
 
-        :data:`CHANCE` is a choice only where chance may act beside the legal
-        actions (see the module docstring).
+        :data:`CHANCE` is a decision only where the game leaves it to the
+        player (:class:`ChanceByChoice`).
         """
         ...
 
 
-@runtime_checkable
 class ActionSpace(Protocol[_ConfigIn, _ActionOut]):
-    """What a game may add to :class:`Game`: every action a player may take, in a fixed order.
+    """:attr:`Capability.ACTION_SPACE`: every action a player may take, in a fixed order.
 
     The research adapters number a player's actions once and for all (an
     OpenSpiel game has a fixed count of distinct actions,
     :mod:`dicekit.openspiel`); a game gives the numbering here.
     """
 
-    def action_space(self, config: _ConfigIn) -> Sequence[_ActionOut]:
-        """Return every action a player may take under ``config``, each once, in a fixed order.
+    def action_space(self, config: _ConfigIn) -> Sequence[_ActionOut | Chance]:
+        """Return every decision a player may take under ``config``, each once, in a fixed order.
 
         Each legal action of every state of the configuration is in it;
-        chance's actions are not.
+        chance's actions are not.  :data:`CHANCE` may be, where letting chance
+        act has a number of its own; otherwise it is numbered after the rest.
         """
         ...
+
+
+@overload
+def capable(
+    game: object, capability: Literal[Capability.STEPPING]
+) -> Stepping[Any, Any] | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.TAGGING]) -> Tagging[Any, Any] | None: ...
+@overload
+def capable(
+    game: object, capability: Literal[Capability.TEXT_PICTURE]
+) -> TextPicture[Any] | None: ...
+@overload
+def capable(
+    game: object, capability: Literal[Capability.ACTION_SPACE]
+) -> ActionSpace[Any, Any] | None: ...
+@overload
+def capable(
+    game: object, capability: Literal[Capability.CHANCE_BY_CHOICE]
+) -> ChanceByChoice[Any] | None: ...
+@overload
+def capable(
+    game: object, capability: Literal[Capability.EXAMPLE_KEYS]
+) -> HasExampleKeys | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.SERVES_OPS]) -> ServesOps | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.OWN_RECORDS]) -> OwnRecords | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.OWN_SUITE]) -> OwnSuite | None: ...
+@overload
+def capable(game: object, capability: Capability) -> object | None: ...
+def capable(game: object, capability: Capability) -> object | None:
+    """Return ``game``, typed as the protocol of ``capability``, if it declares it; else ``None``.
+
+    The answer reads :attr:`GameInfo.capabilities` alone: the layer never
+    looks for methods.
+
+    >>> class Plain:
+    ...     info = GameInfo("plain", "Plain", 2, 2, Path("spec"))
+    >>> capable(Plain(), Capability.STEPPING) is None
+    True
+    """
+    info: GameInfo = game.info  # type: ignore[attr-defined]
+    return game if capability in info.capabilities else None
+
+
+def undeclared(game: object) -> tuple[list[str], list[str]]:
+    """Return what ``game`` declares but lacks, and what it has but does not declare.
+
+    Each list names capabilities (``"TAGGING"``); a capability whose
+    members the game has, all of them, is provided.  A capability of data
+    alone (:attr:`Capability.ORDERS_MOVES`) is never said to be undeclared.
+    The layer's tests hold every registered game to two empty lists.
+    """
+    info: GameInfo = game.info  # type: ignore[attr-defined]
+    lacking, unsaid = [], []
+    for capability in Capability:
+        members = capability.members
+        has = bool(members) and all(hasattr(game, member) for member in members)
+        if capability in info.capabilities and members and not has:
+            lacking.append(capability.name)
+        elif has and capability not in info.capabilities:
+            unsaid.append(capability.name)
+    return lacking, unsaid

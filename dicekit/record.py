@@ -1,22 +1,26 @@
 """Game records of any game: one game as JSON lines, written, read and verified by replaying it.
 
-A record is a header line naming the game, its configuration (the game's
-JSON form) and the first player, then one line per action in its JSON form,
-chance's actions included, so that any program that knows the rules replays
-it exactly.  A line may add claims: the state after the action (``state``),
-its event (``event``, for a game that reports events) and the legal actions
-after it (``moves``); a verifier checks each claim it is given.  Reading
-streams one line at a time, so a record of any length replays in constant
+A record is a header line naming the game and how it is set up, then one
+line per action in its JSON form, chance's actions included, so that any
+program that knows the rules replays it exactly.  A line may add claims (the
+state after the action, its event, the legal actions after it); a verifier
+checks each claim it is given.  Reading streams one line at a time
+(:mod:`dicekit.recordlines`), so a record of any length replays in constant
 memory; the first bad line is reported with its number, the rule it breaks,
-the state before it and the actions that were legal (``spec/record.md``).
+the state before it and the actions that were legal (``spec/record.md``,
+:mod:`dicekit.recordreport`).
 
-Records of Can't Stop written before the header named the game have no
-``game`` field; :func:`header_game` tells them apart, and ``cantstop.record``
-reads them, on the line reader of this module (:func:`numbered_lines`).
+This module reads, replays, writes and verifies the records of every game.
+What the header and the lines hold is a :class:`RecordFormat`: the layer's
+own (:mod:`dicekit.recordform`, whose header names the game), or a format
+of the game's own, which a game declares
+(:attr:`~dicekit.protocol.Capability.OWN_RECORDS`) and which then reads
+every header not in the layer's format.  A header that names no game
+(:func:`header_game`) is read as the game the caller says.
 
 >>> import io
 >>> header = '{"record": "dicekit", "version": 1, "game": "toy", "config": {}}'
->>> header_game(io.StringIO(header)), header_game(io.StringIO('{"record": "cantstop"}'))
+>>> header_game(io.StringIO(header)), header_game(io.StringIO('{"record": "old"}'))
 ('toy', None)
 """
 
@@ -27,20 +31,33 @@ import io
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from functools import partial
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, Protocol, TextIO
 
-from dicekit.errors import GameError, IllegalAction, NotationError, RuleError
-from dicekit.protocol import JSON, Game, Stepping, Tagging
+from dicekit import recordlines
+from dicekit.protocol import JSON, Capability, Game, capable
+from dicekit.recordform import (
+    FORMAT,
+    LAYER_FORMAT,
+    RECORD_VERSION,
+    RecordHeader,
+    RecordLine,
+    apply_with_event,
+    legal_alternatives,
+)
+from dicekit.recordlines import MAX_LINE_BYTES, RecordError, load_object, numbered_lines
+from dicekit.recordlines import brief as _brief
+from dicekit.recordreport import report, report_error
 
 __all__ = [
     "FORMAT",
+    "LAYER_FORMAT",
     "MAX_LINE_BYTES",
     "RECORD_VERSION",
+    "OwnRecords",
     "RecordError",
+    "RecordFormat",
     "RecordHeader",
     "RecordLine",
     "RecordWriter",
@@ -50,6 +67,7 @@ __all__ = [
     "load_object",
     "numbered_lines",
     "read_record",
+    "record_format",
     "replay",
     "report",
     "report_error",
@@ -57,169 +75,29 @@ __all__ = [
     "write_record",
 ]
 
-#: The value of a header's ``record`` field.
-FORMAT = "dicekit"
-#: The version of the record format that this module writes and reads.
-RECORD_VERSION = 1
-#: The longest line a reader takes, in bytes with its line end: a record's lines are far shorter.
-MAX_LINE_BYTES = 1 << 20
 
-_HEADER_KEYS = {"record", "version", "game", "config", "first_player", "play"}
-_LINE_KEYS = {"action", "state", "event", "moves"}
-
-
-class RecordError(GameError, ValueError):
-    """A record that is malformed, or whose action or claim the rules reject.
-
-    ``line`` is the 1-based line number, ``reason`` the message alone,
-    ``rules`` the ids of the spec rules broken (empty for a line that breaks
-    only the record format) and ``rule`` the first of them, ``state_text`` the
-    state before the line's action in notation (``None`` when the line could
-    not be read) and ``alternatives`` the actions that were legal there.
-
-    >>> str(RecordError(3, "hold is not legal", ("R2.5",), "0,0/0/0r", ("r1", "r2")))
-    "line 3: hold is not legal (rule R2.5) in state '0,0/0/0r'"
-    """
-
-    def __init__(
-        self,
-        line: int,
-        reason: str,
-        rules: Sequence[str] = (),
-        state_text: str | None = None,
-        alternatives: tuple[str, ...] = (),
-    ) -> None:
-        self.line = line
-        self.reason = reason
-        self.rules = tuple(rules)
-        self.rule = self.rules[0] if self.rules else None
-        self.state_text = state_text
-        self.alternatives = alternatives
-        super().__init__(self._text())
-
-    def _text(self) -> str:
-        text = f"line {self.line}: {self.reason}"
-        if len(self.rules) == 1:
-            text += f" (rule {self.rules[0]})"
-        elif self.rules:
-            text += f" (rules {', '.join(self.rules)})"
-        if self.state_text is not None:
-            text += f" in state {self.state_text!r}"
-        return text
-
-
-# -- reading lines -----------------------------------------------------------------------
-
-
-def numbered_lines(
-    file: Iterable[str] | BinaryIO, limit: int | None = None
-) -> Iterator[tuple[int, str]]:
-    """Yield the lines of ``file`` with their numbers from 1, decoding bytes line by line.
-
-    Bytes are decoded one line at a time, so a byte that is not UTF-8 is
-    reported at its line and its offset in the file; a text stream decodes
-    ahead of the line being read, so such a byte is said to be at that line or
-    after it.  A line longer than ``limit`` bytes (:data:`MAX_LINE_BYTES`) is
-    refused before it is read whole.
-    """
-    limit = MAX_LINE_BYTES if limit is None else limit
-    lines: Iterable[str | bytes]
-    if isinstance(file, io.BufferedIOBase | io.RawIOBase):
-        lines = iter(partial(file.readline, limit + 1), b"")
-    else:
-        lines = file
-    number = 0
-    offset = 0  # of the line's first byte in the file, when the file is bytes
+def _objects(
+    file: Iterable[str] | BinaryIO, form: RecordFormat
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield the number and JSON object of every line that is not blank, errors in ``form``'s."""
     try:
-        for line in lines:
-            number += 1
-            if len(line) > limit:
-                raise RecordError(number, f"the line is longer than {limit:,} bytes")
-            if isinstance(line, str):
-                yield number, line
-                continue
-            try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise RecordError(
-                    number,
-                    f"not UTF-8 text: byte 0x{line[exc.start]:02x} at byte {exc.start + 1} of "
-                    f"the line (offset {offset + exc.start} in the file): {exc.reason}",
-                ) from None
-            offset += len(line)
-            yield number, text
-    except UnicodeDecodeError as exc:  # from a text stream's decoder, which reads ahead
-        raise RecordError(
-            number + 1, f"not UTF-8 text, at this line or after it: {exc.reason}"
-        ) from None
-
-
-class _NotJSON(ValueError):
-    """Text that Python's decoder reads but JSON (RFC 8259) does not allow."""
-
-
-def _no_constant(name: str) -> object:
-    raise _NotJSON(f"{name} is not a JSON number")
-
-
-def _brief(value: object) -> str:
-    """Quote a JSON value briefly for a message; never raise."""
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        return f"a {type(value).__name__}"
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def load_object(
-    number: int, text: str, describe: Callable[[object], str] = _brief
-) -> dict[str, Any]:
-    """Return the JSON object of line ``number``; raise :class:`RecordError` saying what is wrong.
-
-    ``describe`` quotes a value that is not an object.
-
-    >>> load_object(2, '{"action": {"type": "hold"}}')
-    {'action': {'type': 'hold'}}
-    >>> load_object(2, '[1, NaN]')
-    Traceback (most recent call last):
-    ...
-    dicekit.record.RecordError: line 2: not valid JSON: NaN is not a JSON number
-    """
-    try:
-        obj = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        # The decoder's message may end with a dangling "at"; the column says where.
-        reason = exc.msg.removesuffix(" at")
-        raise RecordError(number, f"not valid JSON at column {exc.colno}: {reason}") from None
-    except _NotJSON as exc:
-        raise RecordError(number, f"not valid JSON: {exc}") from None
-    except ValueError:  # int() refuses a number of more digits than the interpreter's limit
-        most = sys.get_int_max_str_digits()
-        raise RecordError(
-            number, f"not valid JSON for a record: a number has more than {most:,} digits"
-        ) from None
-    except RecursionError:
-        raise RecordError(number, "not valid JSON for a record: it is nested too deeply") from None
-    if not isinstance(obj, dict):
-        raise RecordError(number, f"a record line is a JSON object, not {describe(obj)}")
-    return obj
-
-
-def _objects(file: Iterable[str] | BinaryIO) -> Iterator[tuple[int, dict[str, Any]]]:
-    for number, text in numbered_lines(file):
-        if text.strip():
-            yield number, load_object(number, text)
+        for number, text in numbered_lines(file, form.max_line_bytes()):
+            if text.strip():
+                yield number, load_object(number, text, form.describe)
+    except RecordError as exc:
+        raise form.error(exc.line, exc.reason) from None
 
 
 def header_game(file: Iterable[str] | BinaryIO) -> str | None:
-    """Return the game a record's header names, or ``None`` when it names none (Can't Stop's).
+    """Return the game a record's header names, or ``None`` when it names none.
 
     Only the first line that is not blank is read.  A header that cannot be
     read names no game here: the reader of the record reports what is wrong.
-    A ``game`` that is not a name raises :class:`RecordError`.
+    A ``game`` that is not a name raises :class:`~dicekit.recordlines.RecordError`.  Which game
+    a header without the field is of is the command line's to say.
     """
     try:
-        for number, header in _objects(file):
+        for number, header in _objects(file, LAYER_FORMAT):
             game = header.get("game")
             if game is None or isinstance(game, str):
                 return game
@@ -230,105 +108,116 @@ def header_game(file: Iterable[str] | BinaryIO) -> str | None:
     return None
 
 
-# -- the record's lines --------------------------------------------------------------------
+# -- formats ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RecordHeader:
-    """What a record's header says: the game, its configuration and the first player."""
+class RecordFormat(Protocol):
+    """How a record is laid out: its header, its action lines and their claims.
 
-    #: The game's name.
-    game: str
-    #: The game's configuration value.
-    config: Any
-    #: The player who begins.
-    first_player: int = 0
+    The layer reads lines, replays, writes and reports for every game
+    (:func:`read_record`, :func:`replay`, :class:`RecordWriter`,
+    :func:`verify_record`); a format says what the lines hold and what a
+    false claim is called.  The layer's own is :data:`~dicekit.recordform.LAYER_FORMAT`; a game
+    with a format of its own declares :attr:`~dicekit.protocol.Capability.OWN_RECORDS`.
+    Every error a format raises is a :class:`~dicekit.recordlines.RecordError`.
+    """
+
+    def describe(self, value: object) -> str:
+        """Return ``value``, a JSON value, quoted briefly for a message."""
+        ...
+
+    def max_line_bytes(self) -> int:
+        """Return the longest line a reader takes, in bytes with its line end."""
+        ...
+
+    def error(self, line: int, reason: str) -> recordlines.RecordError:
+        """Return the format's error for line ``line``, which is not a record line."""
+        ...
+
+    def read_header(self, game: Game[Any, Any, Any], number: int, obj: dict[str, Any]) -> Any:
+        """Return the header of line ``number`` (with ``config`` and ``first_player``)."""
+        ...
+
+    def read_line(self, game: Game[Any, Any, Any], number: int, obj: dict[str, Any]) -> Any:
+        """Return action line ``number``: its action (``line.action``) and claims."""
+        ...
+
+    def header(
+        self, game: Game[Any, Any, Any], config: Any, first_player: int, play: Any
+    ) -> dict[str, JSON]:
+        """Return the header of a new record; refuse a setup the rules forbid."""
+        ...
+
+    def line(
+        self, game: Game[Any, Any, Any], action: Any, after: Any, event: str | None, claims: bool
+    ) -> dict[str, JSON]:
+        """Return the line of ``action``, which led to ``after``; with its claims if ``claims``."""
+        ...
+
+    def check_line(self, game: Game[Any, Any, Any], state: Any, line: Any) -> Any:
+        """Apply the action of ``line`` to ``state``, check its claims; return the new state."""
+        ...
 
 
-@dataclass(frozen=True)
-class RecordLine:
-    """One action line of a record: its number, its action and the claims it makes."""
+class OwnRecords(Protocol):
+    """:attr:`~dicekit.protocol.Capability.OWN_RECORDS`: a record format of the game's own.
 
-    #: The 1-based line number in the file.
-    line: int
-    #: The action the line records.
-    action: Any
-    #: The claimed state after the action, in notation, if given.
-    state: str | None = None
-    #: The claimed event of the action, if given.
-    event: str | None = None
-    #: The claimed legal actions after the action, in notation, if given.
-    moves: tuple[str, ...] | None = None
+    Records in the layer's format (a header whose ``record`` is
+    :data:`~dicekit.recordform.FORMAT`) are read in it still; the game's own format reads every
+    other header and writes the game's new records.
+    """
+
+    def record_format(self) -> RecordFormat:
+        """Return the game's own record format."""
+        ...
 
 
-def _names(keys: Iterable[str]) -> str:
-    shown = sorted(_brief(key) for key in keys)
-    listed = ", ".join(shown[:5])
-    return listed if len(shown) <= 5 else f"{listed} and {len(shown) - 5} more"
+def record_format(
+    game: Game[Any, Any, Any], header: Mapping[str, Any] | None = None
+) -> RecordFormat:
+    """Return the format of a record of ``game`` with ``header``, or of its new records.
+
+    The layer's format names the game in its header.  A game with a format of
+    its own (:class:`OwnRecords`) has its records read in it when their
+    header names no game, and writes its new records in it; every other
+    record is in :data:`~dicekit.recordform.LAYER_FORMAT`.
+    """
+    own = capable(game, Capability.OWN_RECORDS)
+    if own is None or (header is not None and "game" in header):
+        return LAYER_FORMAT
+    return own.record_format()
 
 
-def _header(game: Game[Any, Any, Any], number: int, obj: dict[str, Any]) -> RecordHeader:
-    if obj.get("record") != FORMAT:
-        wanted = f'{{"record": "{FORMAT}", ...}}'
-        raise RecordError(number, f"the first line must be the header {wanted}")
-    extra = obj.keys() - _HEADER_KEYS
-    if extra:
-        raise RecordError(number, f"the header has the unknown fields {_names(extra)}")
-    version = obj.get("version")
-    if type(version) is not int or version != RECORD_VERSION:
-        raise RecordError(
-            number, f"record version {_brief(version)} is not supported (only {RECORD_VERSION})"
-        )
-    name = game.info.name
-    if obj.get("game") != name:
-        named = _brief(obj.get("game"))
-        raise RecordError(number, f"the record is of the game {named}, not {name!r}")
+def _read(
+    game: Game[Any, Any, Any], file: Iterable[str] | BinaryIO, form: RecordFormat | None = None
+) -> tuple[RecordFormat, Any, Iterator[Any]]:
+    preferred = record_format(game) if form is None else form
+    lines = _objects(file, preferred)
     try:
-        config = game.config_from_json(obj.get("config", {}))
-        first = obj.get("first_player", 0)
-        game.new_game(config, first)
-    except RuleError as exc:
-        raise RecordError(number, f"bad setup: {exc.reason}", (exc.rule,)) from None
-    return RecordHeader(name, config, first)
-
-
-def _action_line(game: Game[Any, Any, Any], number: int, obj: dict[str, Any]) -> RecordLine:
-    extra = obj.keys() - _LINE_KEYS
-    if extra:
-        raise RecordError(number, f"the line has the unknown fields {_names(extra)}")
-    if "action" not in obj:
-        raise RecordError(number, "an action line needs an 'action' field")
-    try:
-        action = game.action_from_json(obj["action"])
-    except RuleError as exc:
-        raise RecordError(number, f"bad action: {exc.reason}", (exc.rule,)) from None
-    state, event, moves = obj.get("state"), obj.get("event"), obj.get("moves")
-    if state is not None and not isinstance(state, str):
-        raise RecordError(number, "the claimed 'state' must be a string in state notation")
-    if event is not None and not isinstance(event, str):
-        raise RecordError(number, "the claimed 'event' must be the name of an event")
-    if moves is not None and not (
-        isinstance(moves, list) and all(isinstance(m, str) for m in moves)
-    ):
-        raise RecordError(number, "the claimed 'moves' must be a list of actions in notation")
-    return RecordLine(number, action, state, event, None if moves is None else tuple(moves))
+        number, obj = next(lines)
+    except StopIteration:
+        raise preferred.error(1, "the record is empty: it needs a header line") from None
+    form = record_format(game, obj) if form is None else form
+    header = form.read_header(game, number, obj)
+    return form, header, (form.read_line(game, n, o) for n, o in lines)
 
 
 def read_record(
-    game: Game[Any, Any, Any], file: Iterable[str] | BinaryIO
-) -> tuple[RecordHeader, Iterator[RecordLine]]:
+    game: Game[Any, Any, Any], file: Iterable[str] | BinaryIO, form: RecordFormat | None = None
+) -> tuple[Any, Iterator[Any]]:
     """Read the header of a record of ``game``; return it and the action lines to come.
 
-    The lines are read lazily; a malformed line raises :class:`RecordError`
-    with its number when it is reached.  ``file`` is best a binary file (see
-    :func:`numbered_lines`).
+    The lines are read lazily; a malformed line raises
+    :class:`~dicekit.recordlines.RecordError` with its number when it is
+    reached.  ``file`` is best a binary file (see
+    :func:`~dicekit.recordlines.numbered_lines`).  The format is ``form``, or
+    else the one :func:`record_format` gives for the header.  In the layer's
+    format the header is a :class:`~dicekit.recordform.RecordHeader` and the
+    lines :class:`~dicekit.recordform.RecordLine`; a game's own format has its
+    own.
     """
-    lines = _objects(file)
-    try:
-        number, header = next(lines)
-    except StopIteration:
-        raise RecordError(1, "the record is empty: it needs a header line") from None
-    return _header(game, number, header), (_action_line(game, n, obj) for n, obj in lines)
+    _, header, lines = _read(game, file, form)
+    return header, lines
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -337,11 +226,12 @@ def read_record(
 class RecordWriter:
     """Write a record of ``game`` to ``file``: the header at once, then one line per :meth:`append`.
 
-    With ``claims`` (the default) each line also gives the state after the
-    action, its event (for a game that reports events) and the legal actions
-    after it.  ``play`` is the header's optional ``play`` field, written by a
-    program that seats people and bots (``{"seats": [...], "seed": n}``).
-    Each line is flushed as it is written.
+    The record is in the game's format (:func:`record_format`).  With
+    ``claims`` (the default) each line also gives what the format claims
+    (in the layer's: the state after the action, its event and the legal
+    actions after it).  ``play`` is the header's optional ``play`` field,
+    written by a program that seats people and bots (in the layer's format
+    ``{"seats": [...], "seed": n}``).  Each line is flushed as it is written.
     """
 
     def __init__(
@@ -352,21 +242,13 @@ class RecordWriter:
         *,
         first_player: int = 0,
         claims: bool = True,
-        play: Mapping[str, JSON] | None = None,
+        play: Any = None,
     ) -> None:
-        game.new_game(config, first_player)  # checks the setup
+        self._format = record_format(game)
+        header = self._format.header(game, config, first_player, play)
         self._file = file
         self._game = game
         self._claims = claims
-        header: dict[str, JSON] = {
-            "record": FORMAT,
-            "version": RECORD_VERSION,
-            "game": game.info.name,
-            "config": game.config_to_json(config),
-            "first_player": first_player,
-        }
-        if play is not None:
-            header["play"] = dict(play)
         self._write(header)
 
     def _write(self, obj: dict[str, Any]) -> None:
@@ -375,26 +257,12 @@ class RecordWriter:
 
     def append(self, action: Any, after: Any, event: str | None = None) -> None:
         """Write the line of ``action``, whose result is ``after`` (and ``event``), and flush."""
-        game = self._game
-        obj: dict[str, JSON] = {"action": game.action_to_json(action)}
-        if self._claims:
-            obj["state"] = game.format_state(after)
-            if event is not None:
-                obj["event"] = event
-            obj["moves"] = [game.format_action(a) for a in game.legal_actions(after)]
-        self._write(obj)
+        self._write(self._format.line(self._game, action, after, event, self._claims))
 
     def sync(self) -> None:
         """Force what is written to the disk (nothing to do for a file that has no descriptor)."""
         with contextlib.suppress(io.UnsupportedOperation, AttributeError, ValueError):
             os.fsync(self._file.fileno())
-
-
-def _step(game: Game[Any, Any, Any], state: Any, action: Any) -> tuple[Any, str | None]:
-    if isinstance(game, Stepping):
-        after, event = game.step(state, action)
-        return after, event
-    return game.apply(state, action), None
 
 
 def write_record(
@@ -414,7 +282,7 @@ def write_record(
     writer = RecordWriter(file, game, config, first_player=first_player, claims=claims)
     state = game.new_game(config, first_player)
     for action in actions:
-        state, event = _step(game, state, action)
+        state, event = apply_with_event(game, state, action)
         writer.append(action, state, event)
     return state
 
@@ -422,161 +290,31 @@ def write_record(
 # -- replaying -------------------------------------------------------------------------
 
 
-def legal_alternatives(game: Game[Any, Any, Any], state: Any, shown: int = 12) -> tuple[str, ...]:
-    """Return what could be played in ``state``, in notation: the legal actions, then chance's.
-
-    Chance's outcomes are listed up to ``shown``; more are counted (``+30 more of chance's``).
-    """
-    legal = [game.format_action(a) for a in game.legal_actions(state)]
-    chance = [game.format_action(a) for a, _ in game.chance_outcomes(state)]
-    if len(chance) > shown:
-        chance = [*chance[:shown], f"+{len(chance) - shown} more of chance's"]
-    return (*legal, *chance)
-
-
-def _rules(
-    game: Game[Any, Any, Any], pick: Callable[[Tagging[Any, Any]], Sequence[str]]
-) -> tuple[str, ...]:
-    return tuple(pick(game)) if isinstance(game, Tagging) else ()
-
-
-def check_line(game: Game[Any, Any, Any], state: Any, line: RecordLine) -> Any:
+def check_line(game: Game[Any, Any, Any], state: Any, line: Any) -> Any:
     """Apply the action of ``line`` to ``state``, check its claims, and return the new state.
 
-    A false claim names the rules the game's tags (:class:`~dicekit.protocol.Tagging`)
-    give for it: those of the action for its state and event, those of the
-    choice after it for its legal actions.
+    The line's format checks it: the layer's for a :class:`~dicekit.recordform.RecordLine`,
+    otherwise the game's own.
     """
-    before = game.format_state(state)
-    action_text = game.format_action(line.action)
-    try:
-        after, event = _step(game, state, line.action)
-    except IllegalAction as exc:
-        alternatives = legal_alternatives(game, state)
-        raise RecordError(line.line, exc.reason, (exc.rule,), before, alternatives) from None
-    deciding = _rules(game, lambda tags: tags.action_rules(state, line.action))
-    if line.event is not None and line.event != event:
-        truth = "no event is reported in this game" if event is None else f"it is {event!r}"
-        raise RecordError(
-            line.line,
-            f"the line claims the event {_brief(line.event)} for {action_text}, but {truth}",
-            deciding,
-            before,
-            legal_alternatives(game, state),
-        )
-    if line.state is not None and line.state != game.format_state(after):
-        try:
-            same = game.parse_state(line.state) == after
-        except NotationError as exc:
-            reason = f"the claimed state is not valid notation: {exc.reason}"
-            raise RecordError(line.line, reason, (exc.rule,)) from None
-        if not same:
-            raise RecordError(
-                line.line,
-                f"after {action_text} the state is {game.format_state(after)!r}, "
-                f"not the claimed {_brief(line.state)}",
-                deciding,
-                before,
-                legal_alternatives(game, state),
-            )
-    if line.moves is not None:
-        _check_moves(game, after, line)
-    return after
+    form = LAYER_FORMAT if isinstance(line, RecordLine) else record_format(game)
+    return form.check_line(game, state, line)
 
 
-def _check_moves(game: Game[Any, Any, Any], after: Any, line: RecordLine) -> None:
-    assert line.moves is not None
-    claimed = set()
-    for text in line.moves:
-        try:
-            claimed.add(game.format_action(game.parse_action(text)))
-        except NotationError as exc:
-            reason = f"the claimed action {_brief(text)} is not valid notation: {exc.reason}"
-            raise RecordError(line.line, reason, (exc.rule,)) from None
-    actual = [game.format_action(a) for a in game.legal_actions(after)]
-    if claimed != set(actual):
-        missing = " ".join(a for a in actual if a not in claimed) or "none"
-        wrong = " ".join(sorted(claimed - set(actual))) or "none"
-        raise RecordError(
-            line.line,
-            f"the claimed legal actions after {game.format_action(line.action)} are wrong: "
-            f"missing {missing}; not legal {wrong}",
-            _rules(game, lambda tags: tags.choice_rules(after)),
-            game.format_state(after),
-            tuple(actual),
-        )
-
-
-def replay(game: Game[Any, Any, Any], file: Iterable[str] | BinaryIO) -> tuple[Any, int]:
+def replay(
+    game: Game[Any, Any, Any], file: Iterable[str] | BinaryIO, form: RecordFormat | None = None
+) -> tuple[Any, int]:
     """Replay a record of ``game`` from ``file``, checking every line; return the end and the count.
 
-    Raise :class:`RecordError` at the first bad line.
+    ``form`` is as for :func:`read_record`.  Raise :class:`~dicekit.recordlines.RecordError` at
+    the first bad line.
     """
-    header, lines = read_record(game, file)
+    form, header, lines = _read(game, file, form)
     state = game.new_game(header.config, header.first_player)
     count = 0
     for line in lines:
-        state = check_line(game, state, line)
+        state = form.check_line(game, state, line)
         count += 1
     return state, count
-
-
-def report(
-    path: Path,
-    replay_file: Callable[[BinaryIO], tuple[str, int]],
-    out: TextIO,
-    err: TextIO | None = None,
-    program: str = "verify",
-) -> int:
-    """Replay the record at ``path`` with ``replay_file``; print the verdict; return 0, or 1 if bad.
-
-    ``replay_file`` replays an open binary file and returns the final state in
-    notation and the number of actions, or raises :class:`RecordError`.  A
-    record that is not valid also gets one line ``PROGRAM: error: ...`` on ``err``.
-    """
-    name = path.name
-    try:
-        with path.open("rb") as file:
-            final, actions = replay_file(file)
-    except RecordError as exc:
-        return report_error(name, exc, out, err, program)
-    count = "1 action" if actions == 1 else f"{actions} actions"
-    print(f"{name}: valid: {count}; final state {final!r}", file=out)
-    return 0
-
-
-def report_error(
-    name: str, exc: RecordError, out: TextIO, err: TextIO | None = None, program: str = "verify"
-) -> int:
-    """Print the verdict on a bad record called ``name``: its line, rule, state; return 1.
-
-    The line goes to ``out``, and to ``err`` as ``PROGRAM: error: ...``; the state
-    before the line and what was legal there follow on ``out``.
-
-    >>> import io
-    >>> out = io.StringIO()
-    >>> report_error("game.jsonl", RecordError(3, "hold is not legal", ("R2.5",), "0,0/0/0r"), out)
-    1
-    >>> print(out.getvalue(), end="")
-    game.jsonl:3: hold is not legal (rule R2.5)
-      state: 0,0/0/0r
-      legal: none
-    """
-    # The legal alternatives get a line of their own; the engine's reason may list them too.
-    listed = "; legal moves: " + ", ".join(exc.alternatives)
-    reason = exc.reason.removesuffix(listed) if exc.alternatives else exc.reason
-    text = f"{name}:{exc.line}: {reason}"
-    if len(exc.rules) == 1:
-        text += f" (rule {exc.rules[0]})"
-    elif exc.rules:
-        text += f" (rules {', '.join(exc.rules)})"
-    print(text, file=out)
-    if err is not None:
-        print(f"{program}: error: {text}", file=err)
-    if exc.state_text is not None:
-        print(f"  state: {exc.state_text}", file=out)
-        print(f"  legal: {' '.join(exc.alternatives) or 'none'}", file=out)
-    return 1
 
 
 def verify_record(

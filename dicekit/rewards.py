@@ -1,9 +1,8 @@
 """The reward conventions every research adapter shares: outcome returns, turn limit, shaping.
 
 Nothing here knows a game.  It speaks of players, a winner, turns and a
-potential, so that the OpenSpiel games (Can't Stop's :mod:`cantstop.openspiel`
-and any game's :mod:`dicekit.openspiel`) and the environments of
-:mod:`cantstop.envs` pay the same rewards from one place.
+potential, so that every game's OpenSpiel game (:mod:`dicekit.openspiel`) and
+the learning environments a game has pay the same rewards from one place.
 
 * **Outcome.**  With 2 or more players the game is zero-sum: the winner gets
   1 and every other player ``-1 / (players - 1)``; a game the turn limit
@@ -85,6 +84,20 @@ def outcome_returns(players: int, winner: int | None, turns: int, solitaire: str
         return [0.0] * players
     loss = -1.0 / (players - 1)
     return [1.0 if p == winner else loss for p in range(players)]
+
+
+def winner_returns(players: int, winner: int | None) -> tuple[float, ...]:
+    """Return each player's return in a game decided by its winner, ``None`` while it goes on.
+
+    The convention of :func:`outcome_returns` without a turn count: with 2
+    or more players zero-sum, the winner 1; alone, 1 for the win; 0 for
+    everyone until somebody wins.  The games of this distribution give it as
+    their :meth:`~dicekit.protocol.Core.returns`.
+
+    >>> winner_returns(3, 2), winner_returns(1, 0), winner_returns(2, None)
+    ((-0.5, -0.5, 1.0), (1.0,), (0.0, 0.0))
+    """
+    return tuple(outcome_returns(players, winner, 0, "win"))
 
 
 def return_range(players: int, solitaire: str, max_turns: int) -> tuple[float, float]:

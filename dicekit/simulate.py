@@ -11,11 +11,11 @@ which throws the dice (:func:`dicekit.playing.throw`) and feeds the bots'
 own draws, and seat ``i % n`` begins it, so a run's results depend on the
 seed and nothing else: not on the number of processes or the order they
 finish in.  The process pool and the progress bar (:func:`run_chunks`) and
-:func:`wilson_interval` serve every game's simulation, Can't Stop's own
-included.
+:func:`wilson_interval` serve every game's simulation, those a game runs
+on its own included.
 
->>> import finishline
->>> result = simulate(finishline.GAME, ["racer", "random"], games=6, seed=1, processes=1)
+>>> from tests.dicekit.toy import TOY  # the layer's toy game
+>>> result = simulate(TOY, ["random", "random"], games=6, seed=1, processes=1)
 >>> result.games, sum(result.wins), result.firsts
 (6, 6, (3, 3))
 """

@@ -5,14 +5,14 @@ this module also gives (:func:`~dicekit.specfile.load_spec`,
 :class:`~dicekit.specfile.Rule`, :class:`~dicekit.specfile.Example` and the
 rest).  The keys every game shares are
 :data:`~dicekit.specfile.EXAMPLE_KEYS`; a game adds its own (:class:`ExampleKey`) by providing
-``example_keys()`` (:class:`HasExampleKeys`).  A game's key checks the state
+``example_keys()`` (:class:`HasExampleKeys`, declared in its info).  A game's key checks the state
 its example reaches, or acts before anything else of the example is read: it
 may supply the game (under a configuration of its own) that the example runs
 on, or check the whole example itself.
 
 The runner knows nothing of any game: it reads states and actions with the
 game's parsers, applies actions with ``apply`` (or ``step``, for the
-``event`` and ``events`` keys, when the game reports events:
+``event`` and ``events`` keys, when the game declares events:
 :class:`~dicekit.protocol.Stepping`), and compares canonical texts and JSON
 values.  Refusals are compared by the rule id of the
 :class:`~dicekit.errors.RuleError` raised.
@@ -26,10 +26,10 @@ import re
 import shlex
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from dicekit.errors import IllegalAction, NotationError, RuleError
-from dicekit.protocol import JSON, Game, Stepping
+from dicekit.protocol import JSON, Capability, Game, capable
 from dicekit.specfile import EXAMPLE_KEYS, Example, Rule, Spec, load_spec, spec_from_texts
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "ExampleFailure",
     "ExampleKey",
     "HasExampleKeys",
-    "OrdersMoves",
     "Played",
     "Rule",
     "Settled",
@@ -110,31 +109,22 @@ class ExampleKey:
     )
 
 
-@runtime_checkable
 class HasExampleKeys(Protocol):
-    """A game whose examples have keys of their own (Can't Stop's ``perft``, for one)."""
+    """:attr:`~dicekit.protocol.Capability.EXAMPLE_KEYS`: examples with keys of the game's own.
+
+    A game declares the capability in its info, and gives its keys here.
+    """
 
     def example_keys(self) -> Mapping[str, ExampleKey]:
         """Return the game's own example keys by name."""
         ...
 
 
-@runtime_checkable
-class OrdersMoves(Protocol):
-    """A game whose examples list legal actions in the order of ``legal_actions``.
-
-    For such a game (``moves_in_order`` true) the ``moves`` key is checked in
-    order; otherwise the legal actions may be listed in any order.
-    """
-
-    #: Whether the ``moves`` of the game's examples follow the order of ``legal_actions``.
-    moves_in_order: bool
-
-
 def game_keys(game: object) -> Mapping[str, ExampleKey]:
-    """Return the example keys ``game`` adds (none unless it provides ``example_keys``)."""
-    if isinstance(game, HasExampleKeys):
-        keys = game.example_keys()
+    """Return the example keys ``game`` adds (none unless it declares them in its info)."""
+    keyed = capable(game, Capability.EXAMPLE_KEYS)
+    if keyed is not None:
+        keys = keyed.example_keys()
         clash = sorted(set(keys) & set(EXAMPLE_KEYS))
         if clash:
             raise ValueError(f"a game's example keys may not redefine the layer's: {clash}")
@@ -202,7 +192,7 @@ def _run(game: Game[Any, Any, Any], ex: Example) -> None:
         )
     words = (ex.get("actions") or ex.get("action") or "").split()
     actions = tuple(_read(game.parse_action, word, "action") for word in words)
-    stepper = game if isinstance(game, Stepping) else None
+    stepper = capable(game, Capability.STEPPING)
     events: list[str] = []
     for index, action in enumerate(actions):
         if index == len(actions) - 1 and expected_error is not None:
@@ -246,11 +236,11 @@ def _check_events(played: Played) -> None:
         wanted = ex.get("event")
     if wanted is None:
         return
-    game = played.game
-    if played.events is None or not isinstance(game, Stepping):
+    stepper = capable(played.game, Capability.STEPPING)
+    if played.events is None or stepper is None:
         raise ExampleFailure("the game reports no events, so the example cannot name one")
     names = wanted.split()
-    known = game.events
+    known = stepper.events
     unknown = [name for name in names if name not in known]
     if unknown:
         raise ExampleFailure(f"unknown event {unknown[0]!r}; the game's are {' '.join(known)}")
@@ -279,7 +269,7 @@ def _check_moves(played: Played) -> None:
             f"expected legal actions {moves}, got {' '.join(got) or 'none'}"
             f" (missing: {' '.join(missing) or '-'}; not expected: {' '.join(extra) or '-'})"
         )
-    if isinstance(game, OrdersMoves) and game.moves_in_order and got != want:
+    if game.info.provides(Capability.ORDERS_MOVES) and got != want:
         raise ExampleFailure(f"expected legal actions in the order {moves}, got {' '.join(got)}")
 
 

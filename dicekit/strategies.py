@@ -18,10 +18,11 @@ strategy                       draws
 
 Reachable states shrink towards the opening, and action by action towards
 the first legal action, the first outcome of chance, and letting chance act
-where the player may choose it (Can't Stop's roll again).
+where the player may choose it (:mod:`dicekit.nodes`).  The examples play
+the toy game of the layer's tests.
 
 >>> from hypothesis import given, settings
->>> from cantstop.layer import GAME
+>>> from tests.dicekit.toy import TOY as GAME  # the layer's toy game
 >>> @settings(max_examples=20)
 ... @given(reachable_states(GAME, max_actions=20))
 ... def test_reachable_states_read_back(state):
@@ -45,8 +46,9 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
     ) from exc
 
 from dicekit.errors import RuleError
+from dicekit.nodes import decisions
 from dicekit.playing import play_out
-from dicekit.protocol import Game
+from dicekit.protocol import CHANCE, Game
 
 __all__ = ["configs", "illegal_actions", "legal_actions", "reachable_states"]
 
@@ -64,7 +66,7 @@ def configs(game: _AnyGame, players: int | Sequence[int] | None = None) -> st.Se
     towards the fewest players.
 
     >>> from hypothesis import given, settings
-    >>> from cantstop.layer import GAME
+    >>> from tests.dicekit.toy import TOY as GAME
     >>> @settings(max_examples=10)
     ... @given(configs(GAME, [2, 3]))
     ... def test_two_or_three_players(config):
@@ -96,16 +98,16 @@ def reachable_states(
 
     ``config`` is a configuration, a strategy for one, or ``None`` for
     :func:`configs`.  The first player and up to ``max_actions`` actions are
-    drawn: where only chance can act, one of its outcomes; where only the
-    player can, one of the legal actions; where both may, first whether the
-    player lets chance act.  Every action is applied with ``game.apply``.
+    drawn: at a chance node, one of its outcomes; at a decision, one of the
+    player's decisions (:func:`dicekit.nodes.decisions`), and one of chance's
+    outcomes if the player lets chance act.  Every action is applied with
+    ``game.apply``.
 
     A property over reached states; whatever Hypothesis draws, each state
     passes the game's invariants and reads back from its notation:
 
     >>> from hypothesis import given, settings
-    >>> import finishline
-    >>> GAME = finishline.GAME
+    >>> from tests.dicekit.toy import TOY as GAME
     >>> @settings(max_examples=20)
     ... @given(reachable_states(GAME))
     ... def test_a_reached_state_is_valid(state):
@@ -127,12 +129,11 @@ def reachable_states(
         for _ in range(draw(st.integers(0, max_actions))):
             if game.is_over(state):
                 break
-            legal = game.legal_actions(state)
-            outcomes = game.chance_outcomes(state)
-            if outcomes and (not legal or not draw(st.booleans())):
-                action = draw(st.sampled_from([a for a, _ in outcomes]))
-            else:
-                action = draw(st.sampled_from(legal))
+            # Letting chance act first, so that a decision shrinks towards it.
+            options = sorted(decisions(game, state), key=lambda option: option is not CHANCE)
+            action = draw(st.sampled_from(options)) if options else CHANCE
+            if action is CHANCE:
+                action = draw(st.sampled_from([a for a, _ in game.chance_outcomes(state)]))
             state = game.apply(state, action)
         return state
 
@@ -145,20 +146,20 @@ def legal_actions(game: _AnyGame, state: Any) -> st.SearchStrategy[Any]:
     Empty (:func:`hypothesis.strategies.nothing`) for a finished game.
 
     >>> from hypothesis import given, settings
-    >>> from cantstop.layer import GAME
-    >>> state = GAME.parse_state('-/- - 0c3455')
+    >>> from tests.dicekit.toy import TOY as GAME
+    >>> state = GAME.parse_state('0,0/4/1d')  # hold, or roll on: one of six faces
     >>> @settings(max_examples=10)
     ... @given(legal_actions(GAME, state))
-    ... def test_one_of_the_two_moves(action):
-    ...     assert GAME.format_action(action) in ('7+10', '8+9')
-    >>> test_one_of_the_two_moves()
+    ... def test_a_hold_or_a_face(action):
+    ...     assert GAME.format_action(action) in ('hold', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6')
+    >>> test_a_hold_or_a_face()
     """
     choices = [*game.legal_actions(state), *(a for a, _ in game.chance_outcomes(state))]
     return st.sampled_from(choices) if choices else st.nothing()
 
 
 class _Uniform:
-    """A bot that draws one of the legal actions uniformly, and never lets chance act instead."""
+    """A bot that draws one of the legal actions uniformly; chance acts only if none is legal."""
 
     name = "uniform"
 
@@ -167,7 +168,7 @@ class _Uniform:
 
     def act(self, state: Any, rng: random.Random) -> Any:
         legal = self.game.legal_actions(state)
-        return legal[rng.randrange(len(legal))]
+        return legal[rng.randrange(len(legal))] if legal else CHANCE
 
 
 def _corpus(game: _AnyGame, state: Any) -> list[Any]:
@@ -196,16 +197,16 @@ def illegal_actions(game: _AnyGame, state: Any) -> st.SearchStrategy[Any]:
 
     >>> import pytest
     >>> from hypothesis import given, settings
-    >>> from cantstop.layer import GAME
+    >>> from tests.dicekit.toy import TOY as GAME
     >>> from dicekit.errors import IllegalAction
-    >>> state = GAME.parse_state('-/- - 0r')  # about to roll: a move or a stop is refused
+    >>> state = GAME.parse_state('0,0/0/0r')  # about to roll: a hold is refused
     >>> @settings(max_examples=10)
     ... @given(illegal_actions(GAME, state))
-    ... def test_refused_by_the_roll_rules(action):
+    ... def test_refused_before_a_roll(action):
     ...     with pytest.raises(IllegalAction) as refusal:
     ...         GAME.apply(state, action)
-    ...     assert refusal.value.rule in ('R3.2', 'R11.1')
-    >>> test_refused_by_the_roll_rules()
+    ...     assert refusal.value.rule == 'R2.5'
+    >>> test_refused_before_a_roll()
     """
     offered = [*game.legal_actions(state), *(a for a, _ in game.chance_outcomes(state))]
     found: dict[str, Any] = {}

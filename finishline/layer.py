@@ -1,20 +1,20 @@
 """The finish-line race as the layer sees it: :data:`GAME`, a :class:`dicekit.protocol.Game`.
 
 Every method hands over to the engine, the notation, the JSON forms, the
-pictures or the players; nothing here decides a rule.  The game reports the
-event of each transition (:class:`dicekit.protocol.Stepping`), the rules
-that decide each answer (:class:`dicekit.protocol.Tagging`, read from the
-engine's own decisions) and a picture for a terminal
-(:class:`dicekit.protocol.TextPicture`), and adds one key to its spec
+pictures or the players; nothing here decides a rule.  The game declares in
+its info (:attr:`dicekit.protocol.GameInfo.capabilities`) that it reports
+the event of each transition (:class:`dicekit.protocol.Stepping`), the
+rules that decide each answer (:class:`dicekit.protocol.Tagging`, read from
+the engine's own decisions), a picture for a terminal
+(:class:`dicekit.protocol.TextPicture`) and the numbering of its actions
+(:class:`dicekit.protocol.ActionSpace`), and adds one key to its spec
 examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
->>> from dicekit.protocol import ActionSpace, Game, Stepping, Tagging, TextPicture
->>> isinstance(GAME, Stepping), isinstance(GAME, Tagging), isinstance(GAME, TextPicture)
-(True, True, True)
->>> GAME.info.name
-'finishline'
->>> isinstance(GAME, ActionSpace), len(GAME.action_space(GAME.config(2)))
-(True, 1280)
+>>> from dicekit.protocol import Capability
+>>> GAME.info.name, sorted(c.name for c in GAME.info.capabilities)
+('finishline', ['ACTION_SPACE', 'EXAMPLE_KEYS', 'STEPPING', 'TAGGING', 'TEXT_PICTURE'])
+>>> len(GAME.action_space(GAME.config(2)))
+1280
 >>> state = GAME.apply(GAME.new_game(GAME.config(3)), GAME.parse_action('r34'))
 >>> GAME.format_state(state), len(GAME.legal_actions(state))
 ('..../..../..../..../..../.... 0/0/0 0c34', 16)
@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from dicekit.protocol import JSON, Bot, GameInfo, Step
+from dicekit.protocol import JSON, Bot, Capability, GameInfo, Step
+from dicekit.rewards import winner_returns
 from dicekit.spec import ExampleFailure, ExampleKey, Played
 from finishline import jsonform, notation, players, svg, tags, text
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
@@ -53,27 +54,30 @@ class FinishLine:
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         spec_dir=Path(__file__).resolve().parent / "spec",
+        capabilities=frozenset(
+            {
+                Capability.STEPPING,
+                Capability.TAGGING,
+                Capability.TEXT_PICTURE,
+                Capability.ACTION_SPACE,
+                Capability.EXAMPLE_KEYS,
+            }
+        ),
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
 
-    # -- configuration -------------------------------------------------------------
-    def config(self, players: int) -> Config:
-        """Return the standard configuration for ``players`` players (R2.2)."""
-        return Config(players)
+    # -- the core: configuration, states, chance, returns ----------------------------
+    config = staticmethod(Config)
+    new_game = staticmethod(new_game)
+    legal_actions = staticmethod(State.legal_actions)
+    apply = staticmethod(State.apply)
+    action_rules = staticmethod(tags.action_rules)
+    choice_rules = staticmethod(tags.choice_rules)
 
-    def config_from_json(self, data: JSON) -> Config:
-        """Return the configuration a JSON object describes (N3.1)."""
-        return jsonform.config_from_json(data)
-
-    def config_to_json(self, config: Config) -> JSON:
-        """Return the JSON object of ``config``: only the fields that differ from the default."""
-        return jsonform.config_to_json(config, full=False)
-
-    # -- states and turns ------------------------------------------------------------
-    def new_game(self, config: Config, first_player: int = 0) -> State:
-        """Return the opening state (R2.3)."""
-        return new_game(config, first_player)
+    def player_count(self, config: Config) -> int:
+        """Return the number of players of ``config`` (R2.2)."""
+        return config.players
 
     def player(self, state: State) -> int:
         """Return whose turn it is (the winner once the game is over)."""
@@ -87,17 +91,13 @@ class FinishLine:
         """Return the winner, or ``None`` while the game goes on (R10.1)."""
         return state.winner
 
+    def returns(self, state: State) -> tuple[float, ...]:
+        """Return each player's return: the layer's convention for the winner (R10.1)."""
+        return winner_returns(state.config.players, state.winner)
+
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
         """Return the 21 rolls and their chances when the dice are to be thrown, else nothing."""
         return ROLL_OUTCOMES if state.phase is Phase.ROLL else ()
-
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        """Return the player's legal actions, in the order of N2.6."""
-        return state.legal_actions()
-
-    def apply(self, state: State, action: Action) -> State:
-        """Return the state after ``action``; an illegal one raises ``IllegalAction``."""
-        return state.apply(action)
 
     def step(self, state: State, action: Action) -> Step[State]:
         """Return the state after ``action`` and its event's name."""
@@ -110,65 +110,24 @@ class FinishLine:
             raise InvalidState(f"not a state of this game: {brief(state)}", "R12.4")
         State(state.config, state.player, state.phase, state.dice, state.board, state.across)
 
-    # -- notation and JSON -----------------------------------------------------------
-    def format_state(self, state: State) -> str:
-        """Return the canonical notation of ``state`` (N1)."""
-        return notation.format_state(state)
+    # -- notation and JSON (N1 to N3) ------------------------------------------------
+    config_from_json = staticmethod(jsonform.config_from_json)
+    format_state = staticmethod(notation.format_state)
+    parse_state = staticmethod(notation.parse_state)
+    format_action = staticmethod(notation.format_action)
+    parse_action = staticmethod(notation.parse_action)
+    state_to_json = staticmethod(jsonform.state_to_json)
+    state_from_json = staticmethod(jsonform.state_from_json)
+    action_to_json = staticmethod(jsonform.action_to_json)
+    action_from_json = staticmethod(jsonform.action_from_json)
 
-    def parse_state(self, text: str) -> State:
-        """Return the state that ``text`` denotes (N1)."""
-        return notation.parse_state(text)
-
-    def format_action(self, action: Action) -> str:
-        """Return the notation of ``action`` (N2)."""
-        return notation.format_action(action)
-
-    def parse_action(self, text: str) -> Action:
-        """Return the action that ``text`` denotes (N2)."""
-        return notation.parse_action(text)
-
-    def state_to_json(self, state: State) -> JSON:
-        """Return the JSON form of ``state`` (N3.1)."""
-        return jsonform.state_to_json(state)
-
-    def state_from_json(self, data: JSON) -> State:
-        """Return the state of a JSON form (N3.1)."""
-        return jsonform.state_from_json(data)
-
-    def action_to_json(self, action: Action) -> JSON:
-        """Return the JSON form of ``action`` (N3.2)."""
-        return jsonform.action_to_json(action)
-
-    def action_from_json(self, data: JSON) -> Action:
-        """Return the action of a JSON form (N3.2)."""
-        return jsonform.action_from_json(data)
-
-    # -- rule tags ---------------------------------------------------------------------
-    def action_rules(self, state: State, action: Action) -> tuple[str, ...]:
-        """Return the ids of the rules that decide what ``action`` does; a refusal's rule first.
-
-        >>> GAME.action_rules(GAME.parse_state('..../..../..../..../..../.... 0/0 0c34'),
-        ...                   GAME.parse_action('+A3'))
-        ('R4.5',)
-        """
-        return tags.action_rules(state, action)
-
-    def choice_rules(self, state: State) -> tuple[str, ...]:
-        """Return the ids of the rules that decide which actions are legal in ``state``.
-
-        >>> GAME.choice_rules(GAME.parse_state('..../..../..../..../..../.... 0/0 0c34'))
-        ('R4.2', 'R4.5', 'N2.6')
-        """
-        return tags.choice_rules(state)
+    def config_to_json(self, config: Config) -> JSON:
+        """Return the JSON object of ``config``: only the fields that differ from the default."""
+        return jsonform.config_to_json(config, full=False)
 
     # -- pictures and players --------------------------------------------------------
-    def state_svg(self, state: State) -> str:
-        """Return a drawing of ``state`` as a standalone SVG document."""
-        return svg.state_svg(state)
-
-    def state_text(self, state: State) -> str:
-        """Return a picture of ``state`` in a few lines of plain text, for a terminal."""
-        return text.state_text(state)
+    state_svg = staticmethod(svg.state_svg)
+    state_text = staticmethod(text.state_text)
 
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``racer``."""
@@ -184,10 +143,13 @@ class FinishLine:
         """
         return _ACTION_SPACE
 
-    # -- the spec ----------------------------------------------------------------------
     def example_keys(self) -> Mapping[str, ExampleKey]:
         """Return the game's own example key: ``perft``, the whole-roll counts of a state."""
         return {"perft": ExampleKey("whole-roll counts: 'choices=N forfeits=M'", _check_perft)}
+
+    def __reduce__(self) -> str:
+        """Pickle :data:`GAME` by its name, so that a copy is the one game object."""
+        return "GAME"
 
 
 def _action_space() -> tuple[Action, ...]:

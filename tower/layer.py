@@ -2,14 +2,17 @@
 
 Every method hands over to the engine (:mod:`tower.state`), the notation
 (:mod:`tower.notation`) and the JSON forms (:mod:`tower.jsonform`); nothing
-is decided here.  The game reports the event of each transition
-(:class:`dicekit.protocol.Stepping`), its spec examples list legal moves in
-the order of R5.5 (:class:`dicekit.spec.OrdersMoves`), and it adds three keys
-to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and ``board`` with
-``board-change``, which state a board to be refused without a state.  It is
-also a :class:`~dicekit.protocol.Tagging`, whose rule tags :mod:`tower.tags`
-reads from the engine's decision records, and a
-:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`).
+is decided here.  The game declares in its info
+(:attr:`dicekit.protocol.GameInfo.capabilities`) that it reports the event
+of each transition (:class:`dicekit.protocol.Stepping`), that its spec
+examples list legal moves in the order of R5.5
+(:attr:`~dicekit.protocol.Capability.ORDERS_MOVES`), and that it adds three
+keys to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and
+``board`` with ``board-change``, which state a board to be refused without a
+state.  It is also a :class:`~dicekit.protocol.Tagging`, whose rule tags
+:mod:`tower.tags` reads from the engine's decision records, a
+:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`) and an
+:class:`~dicekit.protocol.ActionSpace`.
 
 >>> from fractions import Fraction
 >>> state = GAME.new_game(GAME.config(2))
@@ -31,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from dicekit.errors import RuleError
-from dicekit.protocol import JSON, Bot, Game, GameInfo, Step
+from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, Step
+from dicekit.rewards import winner_returns
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
 from tower import jsonform, notation, tags
@@ -59,27 +63,35 @@ class TowerGame:
         min_players=2,
         max_players=4,
         spec_dir=Path(__file__).resolve().parent / "spec",
+        capabilities=frozenset(
+            {
+                Capability.STEPPING,
+                Capability.TAGGING,
+                Capability.TEXT_PICTURE,
+                Capability.ACTION_SPACE,
+                Capability.EXAMPLE_KEYS,
+                Capability.ORDERS_MOVES,
+            }
+        ),
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
-    #: The spec's examples list legal moves in the order of R5.5.
-    moves_in_order = True
+
+    # -- the core: configuration, states, chance, returns ----------------------------
+    new_game = staticmethod(new_game)
+    legal_actions = staticmethod(State.legal_moves)
+    apply = staticmethod(State.apply)
+    check = staticmethod(check_state)
+    action_rules = staticmethod(tags.action_rules)
+    choice_rules = staticmethod(tags.choice_rules)
 
     def config(self, players: int) -> Config:
         """Return the standard configuration: our board, its first colours for ``players``."""
         return make_config(players=players)
 
-    def config_from_json(self, data: JSON) -> Config:
-        """Return the configuration of a JSON object (N3.1)."""
-        return jsonform.config_from_json(data)
-
-    def config_to_json(self, config: Config) -> JSON:
-        """Return the JSON object of ``config``: only what differs from the default."""
-        return jsonform.config_to_json(config, full=False)
-
-    def new_game(self, config: Config, first_player: int = 0) -> State:
-        """Return the opening state (R3.1)."""
-        return new_game(config, first_player)
+    def player_count(self, config: Config) -> int:
+        """Return the number of players of ``config`` (R2.1)."""
+        return config.players
 
     def player(self, state: State) -> int:
         """Return whose turn it is."""
@@ -93,59 +105,35 @@ class TowerGame:
         """Return the winner, or ``None`` while the game goes on."""
         return state.winner
 
+    def returns(self, state: State) -> tuple[float, ...]:
+        """Return each player's return: the layer's convention for the winner."""
+        return winner_returns(state.config.players, state.winner)
+
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
         """Return the 21 sorted throws with their chances when the dice are to be thrown (R4.1)."""
         return _THROWS if state.phase is Phase.THROW else ()
-
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        """Return the legal moves, in the order of R5.5; empty when the dice are to be thrown."""
-        return state.legal_moves()
-
-    def apply(self, state: State, action: Action) -> State:
-        """Return the state after ``action``."""
-        return state.apply(action)
 
     def step(self, state: State, action: Action) -> Step[State]:
         """Return the state after ``action`` and its event's name."""
         after = state.step(action)
         return Step(after.state, after.event.value)
 
-    def check(self, state: State) -> None:
-        """Raise ``InvalidState`` if ``state`` breaks an invariant of R13."""
-        check_state(state)
+    # -- notation and JSON (N1 to N3) ------------------------------------------------
+    config_from_json = staticmethod(jsonform.config_from_json)
+    format_state = staticmethod(notation.format_state)
+    parse_state = staticmethod(notation.parse_state)
+    format_action = staticmethod(notation.format_action)
+    parse_action = staticmethod(notation.parse_action)
+    state_to_json = staticmethod(jsonform.state_to_json)
+    state_from_json = staticmethod(jsonform.state_from_json)
+    action_to_json = staticmethod(jsonform.action_to_json)
+    action_from_json = staticmethod(jsonform.action_from_json)
 
-    def format_state(self, state: State) -> str:
-        """Return the canonical notation of ``state`` (N1)."""
-        return notation.format_state(state)
+    def config_to_json(self, config: Config) -> JSON:
+        """Return the JSON object of ``config``: only what differs from the default."""
+        return jsonform.config_to_json(config, full=False)
 
-    def parse_state(self, text: str) -> State:
-        """Return the state of ``text`` (N1)."""
-        return notation.parse_state(text)
-
-    def format_action(self, action: Action) -> str:
-        """Return the notation of ``action`` (N2)."""
-        return notation.format_action(action)
-
-    def parse_action(self, text: str) -> Action:
-        """Return the action of ``text`` (N2)."""
-        return notation.parse_action(text)
-
-    def state_to_json(self, state: State) -> JSON:
-        """Return the JSON form of ``state`` (N3.2)."""
-        return jsonform.state_to_json(state)
-
-    def state_from_json(self, data: JSON) -> State:
-        """Return the state of a JSON form (N3.2)."""
-        return jsonform.state_from_json(data)
-
-    def action_to_json(self, action: Action) -> JSON:
-        """Return the JSON form of ``action`` (N3.3)."""
-        return jsonform.action_to_json(action)
-
-    def action_from_json(self, data: JSON) -> Action:
-        """Return the action of a JSON form (N3.3)."""
-        return jsonform.action_from_json(data)
-
+    # -- pictures, players and the research adapters -----------------------------------
     def state_svg(self, state: State) -> str:
         """Return a drawing of ``state`` and its board as a standalone SVG document."""
         from tower.svg import state_svg
@@ -157,14 +145,6 @@ class TowerGame:
         from tower.text import state_text
 
         return state_text(state)
-
-    def action_rules(self, state: State, action: Action) -> tuple[str, ...]:
-        """Return the rules that decide what ``action`` does; for an illegal one, its rule first."""
-        return tags.action_rules(state, action)
-
-    def choice_rules(self, state: State) -> tuple[str, ...]:
-        """Return the rules that decide which actions are legal in ``state``."""
-        return tags.choice_rules(state)
 
     def action_space(self, config: Config) -> Sequence[Action]:
         """Return every move a player may make under ``config``: each step before the goal, 1 to 6.
@@ -197,6 +177,10 @@ class TowerGame:
                 _board_change,
             ),
         }
+
+    def __reduce__(self) -> str:
+        """Pickle :data:`GAME` by its name, so that a copy is the one game object."""
+        return "GAME"
 
 
 def _perft(played: Played, expected: str) -> None:
@@ -232,4 +216,4 @@ def _board_change(game: Game[Any, Any, Any], example: SpecExample, words: str) -
 
 
 #: The game object of Off to the Tower.
-GAME: Game[State, Action, Config] = TowerGame()
+GAME = TowerGame()

@@ -1,33 +1,26 @@
-"""The suite, vectors, reference port and bundled port of the game a command is given.
+"""Can't Stop's own conformance suite, as the conformance commands take it from the game.
 
-``cantstop conform``, ``serve`` and ``verify`` take ``--game NAME``; the
-command line (:mod:`cantstop.commands.games`) turns the name into the game's
-object and :func:`conformance_of` into what the commands need: Can't Stop's
-own suite (:data:`cantstop.conformance.suite.SUITE`, its vectors under
-``spec/conformance/``, its generator and its serve), or, for any other game,
-the layer's generic suite (:class:`dicekit.conformance.gamesuite.GameVectorsSuite`)
-with the vectors under ``conformance/`` in the game's spec folder, the
-layer's one-call generator and the layer's reference port.  Nothing here
-names another game.
+Can't Stop's suite is older than the layer's generic one and its own: its
+versions (``spec/conformance/vN/``, v1 frozen), its generator
+(:mod:`cantstop.conformance.generate`, with the play, text and explain cases),
+its reference port (:mod:`cantstop.conformance.serve`) and its bundled
+JavaScript port.  :func:`cantstop_conformance` gathers them into the layer's
+:class:`~dicekit.conformance.choice.GameConformance`, which
+:data:`cantstop.layer.GAME` gives as its own
+(:attr:`~dicekit.protocol.Capability.OWN_SUITE`).  The commands find any
+game's with :func:`~dicekit.conformance.choice.conformance_of`, the layer's (re-exported here with
+:class:`~dicekit.conformance.choice.GameConformance`), which names no game.
 """
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dicekit.conformance import vectors
-from dicekit.conformance.cases import load_cases, suite_versions
-from dicekit.conformance.gamesuite import GameVectorsSuite
-from dicekit.conformance.serve import Message, Server
-from dicekit.conformance.suite import Case, GameSuite
-from dicekit.conformance.vectorfiles import write_next
+from dicekit.conformance.choice import GameConformance, conformance_of
 from dicekit.protocol import Game
 
-__all__ = ["GameConformance", "conformance_of"]
+__all__ = ["GameConformance", "cantstop_conformance", "conformance_of"]
 
 #: The Can't Stop port that ships with the package, beside it in a checkout or inside a wheel.
 _CANTSTOP_PORTS = (
@@ -36,59 +29,8 @@ _CANTSTOP_PORTS = (
 )
 
 
-@dataclass(frozen=True)
-class GameConformance:
-    """What ``conform``, ``serve`` and ``verify`` need of one game."""
-
-    #: The game object.
-    game: Game[Any, Any, Any]
-    #: The suite the harness runs.
-    suite: GameSuite
-    #: The folder of every version of the suite.
-    root: Path
-    #: The version the generator writes, or ``None`` when it writes the newest installed.
-    newest: int | None
-    #: Rewrites the vectors (in a folder, or where the suite's next change goes); returns the
-    #: counts and the folder, and no counts when the newest version is released and unchanged.
-    regenerate: Callable[[Path | None], tuple[dict[str, int], Path]]
-    #: Answers one request of the protocol as the game's reference port.
-    answer: Callable[[object], Message]
-    #: The bundled port's script, looked for in this order.
-    port_scripts: tuple[Path, ...]
-
-    @property
-    def title(self) -> str:
-        """The game's title, for messages."""
-        title: str = self.game.info.title
-        return title
-
-    def versions(self) -> list[int]:
-        """Return the versions of the suite installed, oldest first."""
-        return suite_versions(self.root)
-
-    def vectors_dir(self, version: int) -> Path:
-        """Return the folder of ``version``'s vector files."""
-        return self.root / f"v{version}"
-
-    def load(self, directory: Path) -> list[Case]:
-        """Read every case of the vector files in ``directory`` (``HarnessError`` if it cannot)."""
-        return load_cases(directory, self.suite.checks)
-
-    def bundled_port(self) -> list[str] | None:
-        """Return the command of the game's bundled JavaScript port, or ``None`` without Node.
-
-        Raise :class:`FileNotFoundError` when the port is missing.
-        """
-        node = shutil.which("node")
-        for script in self.port_scripts:
-            if script.is_file():
-                return None if node is None else [node, str(script)]
-        raise FileNotFoundError(
-            f"the bundled JavaScript port of {self.title} ({self.port_scripts[0]}) is missing"
-        )
-
-
-def _cantstop(game: Game[Any, Any, Any]) -> GameConformance:
+def cantstop_conformance(game: Game[Any, Any, Any]) -> GameConformance:
+    """Return Can't Stop's suite, vectors, generator, reference port and bundled port."""
     from cantstop.conformance import generate, serve
     from cantstop.conformance.suite import SUITE
 
@@ -107,31 +49,3 @@ def _cantstop(game: Game[Any, Any, Any]) -> GameConformance:
         serve.handle,
         tuple(checkout / path for path in _CANTSTOP_PORTS),
     )
-
-
-def _layered(game: Game[Any, Any, Any]) -> GameConformance:
-    """Return the layer's suite, vectors, generator and reference port of ``game``."""
-
-    def regenerate(directory: Path | None) -> tuple[dict[str, int], Path]:
-        installed = vectors.versions(game)
-        newest = installed[-1] if installed else 1
-        if directory is None:  # where the suite's next change goes
-            root = vectors.suite_root(game)
-            return write_next(root, newest, lambda v: vectors.generate_vectors(game, v))
-        return vectors.write_vectors(game, newest, directory=directory), directory
-
-    home = game.info.spec_dir.parent
-    return GameConformance(
-        game,
-        GameVectorsSuite(game),
-        vectors.suite_root(game),
-        None,
-        regenerate,
-        Server(game, program="cantstop serve").handle,
-        (home / "ports" / "javascript" / "port.js",),
-    )
-
-
-def conformance_of(game: Game[Any, Any, Any]) -> GameConformance:
-    """Return the suite, vectors, generator, reference port and bundled port of ``game``."""
-    return _cantstop(game) if game.info.name == "cantstop" else _layered(game)

@@ -5,7 +5,7 @@ default): ``conform`` runs that game's suite against a port, by default its
 bundled JavaScript port; ``serve`` answers the protocol as its reference
 port; ``verify`` checks a record, whose header names its game (a header
 without one is a Can't Stop record), and ``--game`` must agree with it.
-What each game brings is found by :func:`~cantstop.conformance.choice.conformance_of`.
+What each game brings is found by :func:`~dicekit.conformance.choice.conformance_of`.
 """
 
 from __future__ import annotations

@@ -21,25 +21,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
-from cantstop.notation import format_state
-from cantstop.record import check_line, iter_record
-from cantstop.state import new_game
-from dicekit.record import report
+from cantstop.layer import GAME
+from dicekit import record
 
 __all__ = ["verify_record"]
-
-
-def _replay(file: BinaryIO) -> tuple[str, int]:
-    """Replay a Can't Stop record; return the final state in notation and the number of actions."""
-    rules, first, lines = iter_record(file)
-    state = new_game(rules, first)
-    actions = 0
-    for line in lines:
-        state = check_line(state, line)
-        actions += 1
-    return format_state(state), actions
 
 
 def verify_record(path: Path, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -47,6 +34,10 @@ def verify_record(path: Path, out: TextIO | None = None, err: TextIO | None = No
 
     With ``err``, a record that is not valid also gets the one line
     ``cantstop verify: error: ...`` there, as the command line promises.  The
-    report is the layer's (:func:`dicekit.record.report`), as for any game.
+    record is replayed and reported by the layer
+    (:func:`dicekit.record.verify_record`), as any game's is; a header that
+    names no game is in Can't Stop's own format (:mod:`cantstop.record`).
     """
-    return report(path, _replay, sys.stdout if out is None else out, err, "cantstop verify")
+    return record.verify_record(
+        GAME, path, sys.stdout if out is None else out, err, "cantstop verify"
+    )

@@ -18,7 +18,7 @@ from typing import Any
 from dicekit.conformance.pool import Pool, Setup, VectorError, make_case, play_game
 from dicekit.conformance.suite import Case
 from dicekit.errors import IllegalAction, RuleError
-from dicekit.protocol import Game, Stepping, Tagging
+from dicekit.protocol import Capability, Game, Tagging, capable
 from dicekit.spec import Example, load_game_spec, parse_setup
 
 __all__ = [
@@ -41,12 +41,13 @@ def tagging(game: Game[Any, Any, Any]) -> Tagging[Any, Any]:
     The vectors name, for every case, the rules that decide its answer, and
     only the game's engine knows them.
     """
-    if not isinstance(game, Tagging):
+    tagged = capable(game, Capability.TAGGING)
+    if tagged is None:
         raise VectorError(
             f"the game {game.info.name!r} does not say which rules decide its answers "
             "(dicekit.protocol.Tagging: action_rules and choice_rules), which its vectors name"
         )
-    return game
+    return tagged
 
 
 def _needs(pool: Pool) -> Needs:
@@ -137,8 +138,9 @@ def moves_cases(game: Game[Any, Any, Any], pool: Pool, count: int) -> list[Case]
 
 
 def _result(game: Game[Any, Any, Any], state: Any, action: Any) -> dict[str, Any]:
-    if isinstance(game, Stepping):
-        after, event = game.step(state, action)
+    stepper = capable(game, Capability.STEPPING)
+    if stepper is not None:
+        after, event = stepper.step(state, action)
         return {"state": game.format_state(after), "event": event}
     return {"state": game.format_state(game.apply(state, action))}
 
@@ -271,7 +273,7 @@ def game_cases(
                 "start": game.format_state(opening),
                 "states": [game.format_state(m.after) for m in moves],
             }
-            if isinstance(game, Stepping):
+            if game.info.provides(Capability.STEPPING):
                 expect["events"] = [m.event for m in moves]
             cases.append(
                 make_case(

@@ -33,7 +33,7 @@ from dicekit.conformance.compare import same_json
 from dicekit.conformance.ranking import PortGone, add_blame, answer_of, normal
 from dicekit.conformance.suite import Ask, Case, Check, Evidence, Message
 from dicekit.errors import RuleError
-from dicekit.protocol import Game, Tagging
+from dicekit.protocol import Capability, Game
 from dicekit.spec import load_game_spec
 
 __all__ = ["GameVectorsSuite"]
@@ -146,7 +146,7 @@ class GameVectorsSuite:
         the kinds whose tags already name what decides their one answer.
         """
         game = self.engine
-        if not isinstance(game, Tagging):
+        if not game.info.provides(Capability.TAGGING):
             return None
         if "error" in case.get("expect", {}):
             return _refusal_evidence(self.checks[case["kind"]], case, ask)

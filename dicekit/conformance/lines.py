@@ -1,8 +1,8 @@
 r"""One line of the conformance protocol, read defensively (``spec/protocol.md``, "Lines").
 
 Both ends of the protocol read lines that may come from a broken or hostile
-program: the reference port (:mod:`cantstop.conformance.serve`) reads requests
-and the harness (:mod:`cantstop.conformance.harness`) reads answers.  They use
+program: a game's reference port (:mod:`dicekit.conformance.serve`) reads
+requests and the harness (:mod:`dicekit.conformance.run`) reads answers.  They use
 the same reader, so the limits of the protocol are stated once:
 
 - a line holds at most :data:`MAX_LINE_BYTES` bytes, not counting its ``\n``;

@@ -23,7 +23,8 @@ from typing import Any, Generic, TypeVar
 
 from dicekit.conformance.ranking import rule_key
 from dicekit.conformance.suite import Case
-from dicekit.protocol import Game, Stepping
+from dicekit.nodes import decisions
+from dicekit.protocol import CHANCE, Capability, Game, capable
 
 __all__ = [
     "PlayedMove",
@@ -91,16 +92,23 @@ def pick_weighted(choices: Sequence[tuple[T, Fraction | int]], rng: random.Rando
 
 
 def random_action(game: Game[Any, Any, Any], state: Any, rng: random.Random, share: float) -> Any:
-    """Return a random next action: a legal one, or chance's (``share`` of the time when both)."""
-    legal = game.legal_actions(state)
-    outcomes = game.chance_outcomes(state)
-    if outcomes and (not legal or rng.random() < share):
+    """Return a random next action: one of the player's decisions, or chance's outcome.
+
+    At a decision (:func:`dicekit.nodes.decisions`) where the player may let
+    chance act, the player does so ``share`` of the time (always, if it is
+    the only decision); otherwise a legal action is drawn uniformly.
+    """
+    options = decisions(game, state)
+    chosen = bool(options) and options[-1] is CHANCE
+    if not options or (chosen and (len(options) == 1 or rng.random() < share)):
+        outcomes = game.chance_outcomes(state)
+        if not outcomes:
+            raise VectorError(
+                f"{game.format_state(state)!r}: the game is not over, but no action is legal "
+                "and chance cannot act"
+            )
         return pick_weighted(list(outcomes), rng)
-    if not legal:
-        raise VectorError(
-            f"{game.format_state(state)!r}: the game is not over, but no action is legal "
-            "and chance cannot act"
-        )
+    legal = options[:-1] if chosen else options
     return legal[rng.randrange(len(legal))]
 
 
@@ -110,7 +118,7 @@ def play_game(
     """Yield the steps of one random game of ``setup`` drawn from ``rng``, up to ``max_actions``."""
     state = game.new_game(setup.config, rng.randrange(setup.players))
     share = rng.choice((0.5, 0.7, 0.85))  # how often chance acts where the player may hold
-    stepper = game if isinstance(game, Stepping) else None
+    stepper = capable(game, Capability.STEPPING)
     for _ in range(max_actions):
         if game.is_over(state):
             return

@@ -326,8 +326,8 @@ class Port:
     def hello_request(self) -> Message:
         """Return the ``hello`` request: the protocol, and the game and suite version when known.
 
-        >>> Port(["port"], 1, game="tower", suite_version=1).hello_request()
-        {'op': 'hello', 'protocol': 1, 'game': 'tower', 'suite_version': 1}
+        >>> Port(["port"], 1, game="toy", suite_version=1).hello_request()
+        {'op': 'hello', 'protocol': 1, 'game': 'toy', 'suite_version': 1}
         """
         request: Message = {"op": "hello", "protocol": self.protocol}
         if self.game is not None:
@@ -557,10 +557,10 @@ def _handshake_problem(
     names none is taken for it only when ``unnamed`` allows (ports written
     before ``hello`` named the game).
 
-    >>> _handshake_problem({"ok": True, "protocol": 1, "game": "tower"}, 1, None, "cantstop")
-    "it implements the game 'tower', not 'cantstop'"
-    >>> _handshake_problem({"ok": True, "protocol": 1}, 1, None, "tower")
-    "it does not name its game in 'game' (this suite is for 'tower')"
+    >>> _handshake_problem({"ok": True, "protocol": 1, "game": "toy"}, 1, None, "pig")
+    "it implements the game 'toy', not 'pig'"
+    >>> _handshake_problem({"ok": True, "protocol": 1}, 1, None, "toy")
+    "it does not name its game in 'game' (this suite is for 'toy')"
     """
     spoken = answer.get("protocol")
     if answer.get("ok") is not True:

@@ -167,7 +167,7 @@ class Run:
     def suspects(self) -> list[tuple[str, int, int]]:
         """Rules named by failing cases: (rule, failed, cases naming it), most suspicious first.
 
-        The order is the diagnosis's (:mod:`cantstop.conformance.diagnose`);
+        The order is the diagnosis's (:func:`dicekit.conformance.ranking.diagnose`);
         before :meth:`diagnose` has run, it weighs the rule tags of the cases alone.
         """
         return [(s.rule, s.failed, s.cases) for s in self._suspects()]

@@ -2,8 +2,8 @@
 
 :class:`Server` answers the generic ops every game has (``hello``, ``new``,
 ``state``, ``action``, ``moves``, ``apply``, ``chance``, ``quit``) by asking
-a :class:`~dicekit.protocol.Game`; a game adds its own ops (Can't Stop's
-``rolls``, ``perft`` and ``explain``), or answers a generic op its own way,
+a :class:`~dicekit.protocol.Game`; a game adds its own ops (``rolls``,
+``perft`` and ``explain``, say), or answers a generic op its own way,
 by handing :class:`Server` a mapping of ops.  A game object may offer them
 itself by providing :class:`ServesOps`.  :func:`serve` reads requests from
 one stream and writes the answers to another until ``quit`` or the end of
@@ -17,11 +17,11 @@ import json
 import sys
 import traceback
 from collections.abc import Callable, Mapping
-from typing import IO, Any, Protocol, TextIO, runtime_checkable
+from typing import IO, Any, Protocol, TextIO
 
 from dicekit.conformance.lines import MAX_SAFE_INTEGER, LineError, decode, lines
 from dicekit.errors import GameError, NotationError, RuleError
-from dicekit.protocol import JSON, Game, Stepping
+from dicekit.protocol import JSON, Capability, Game, capable
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -49,9 +49,8 @@ class BadRequest(Exception):
     """A request that does not follow the protocol (not a rules question): ``rule`` is null."""
 
 
-@runtime_checkable
 class ServesOps(Protocol):
-    """What a game may add to :class:`~dicekit.protocol.Game`: ops of its own for its port.
+    """:attr:`~dicekit.protocol.Capability.SERVES_OPS`: ops of the game's own for its port.
 
     ``port_ops`` returns the game's ops by name (they may replace generic
     ones); ``port_supports`` the ``supports`` object of the reference port's
@@ -112,7 +111,7 @@ class Server:
     ``reference engine (Python)``), ``supports`` its ``supports`` object (by
     default the player counts of the game), ``program`` the name an internal
     error is logged under on standard error.  When ``ops`` is not given and
-    the game provides :class:`ServesOps`, the game's ops and supports are used.
+    the game declares :class:`ServesOps`, the game's ops and supports are used.
     """
 
     def __init__(
@@ -126,9 +125,10 @@ class Server:
     ) -> None:
         self.game = game
         info = game.info
-        if ops is None and isinstance(game, ServesOps):
-            ops = game.port_ops()
-            supports = game.port_supports() if supports is None else supports
+        own = capable(game, Capability.SERVES_OPS)
+        if ops is None and own is not None:
+            ops = own.port_ops()
+            supports = own.port_supports() if supports is None else supports
         self.name = name or f"{info.name} reference engine (Python)"
         players = list(range(info.min_players, info.max_players + 1))
         self.supports: Mapping[str, JSON] = {"players": players} if supports is None else supports
@@ -184,8 +184,9 @@ class Server:
         game = self.game
         state = game.parse_state(field(request, "state", str))
         action = game.parse_action(field(request, "action", str))
-        if isinstance(game, Stepping):
-            after, event = game.step(state, action)
+        stepper = capable(game, Capability.STEPPING)
+        if stepper is not None:
+            after, event = stepper.step(state, action)
             return {"state": game.format_state(after), "event": event}
         return {"state": game.format_state(game.apply(state, action))}
 

@@ -65,12 +65,12 @@ class GameSuite(Protocol):
 
     @property
     def game(self) -> str:
-        """The game's name (``"cantstop"``), which the harness's ``hello`` and a port name."""
+        """The game's name (``info.name``), which the harness's ``hello`` and a port name."""
         ...
 
     @property
     def title(self) -> str:
-        """The words a summary puts before ``suite vN`` (``"tower"``), or ``""`` for none."""
+        """The words a summary puts before ``suite vN`` (the game's name), or ``""`` for none."""
         ...
 
     @property

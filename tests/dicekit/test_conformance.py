@@ -12,6 +12,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,11 @@ from dicekit.conformance.checks import GENERIC_CHECKS
 from dicekit.conformance.compare import Mismatch
 from dicekit.conformance.gamesuite import GameVectorsSuite
 from dicekit.conformance.pool import VectorError
-from dicekit.conformance.serve import Server, ServesOps, field
+from dicekit.conformance.serve import Server, field
 from dicekit.conformance.suite import Case, Message
 from dicekit.conformance.vectors import Plan, generate_vectors, write_vectors
 from dicekit.errors import NotationError
+from dicekit.protocol import Capability, undeclared
 from tests.dicekit.toy import TOY, Hold, Roll, Toy, ToyState
 from tests.dicekit.toyport import BUGS
 
@@ -260,7 +262,7 @@ class _Untagged:
     """The toy game without its rule tags."""
 
     def __init__(self) -> None:
-        self.info = TOY.info
+        self.info = replace(TOY.info, capabilities=TOY.info.capabilities - {Capability.TAGGING})
 
     def __getattr__(self, name: str) -> Any:
         if name in ("action_rules", "choice_rules"):
@@ -298,6 +300,8 @@ def test_the_plan_sets_the_counts_and_may_leave_files_out() -> None:
 class _WithOps(Toy):
     """The toy game with an op of its own for its port: the total a roll would make."""
 
+    info = replace(TOY.info, capabilities=TOY.info.capabilities | {Capability.SERVES_OPS})
+
     def port_ops(self) -> dict[str, Callable[[Message], Message]]:
         def total(request: Message) -> Message:
             state = self.parse_state(field(request, "state", str))
@@ -312,7 +316,7 @@ class _WithOps(Toy):
 def test_a_game_plugs_its_own_ops_into_the_server() -> None:
     """A game that provides ServesOps gets its ops and supports; the generic ops stay."""
     game = _WithOps()
-    assert isinstance(game, ServesOps)
+    assert undeclared(game) == ([], [])
     port = _InProcess(Server(game))
     hello = port.request({"op": "hello", "protocol": 1, "game": "toy"})
     assert (hello["game"], hello["supports"]) == ("toy", {"players": [2], "target": False})

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,12 @@ pyspiel = require("pyspiel")
 
 import finishline.openspiel  # noqa: E402 - after the skip: the module imports pyspiel
 import tower.openspiel  # noqa: E402
+from dicekit.errors import IllegalAction  # noqa: E402
 from dicekit.openspiel import BotAdapter, register  # noqa: E402
+from dicekit.protocol import Capability  # noqa: E402
 from finishline.layer import GAME as RACE  # noqa: E402
 from tests.dicekit.toy import TOY  # noqa: E402
+from tower.actions import Throw  # noqa: E402
 from tower.layer import GAME as TOWER  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,21 +179,22 @@ def test_bad_parameters_are_refused_with_what_was_wrong(params: dict[str, Any], 
 
 
 def test_bad_actions_are_refused_with_the_state() -> None:
-    """Chance out of range and a throw where chance may not act are refused, with the state."""
+    """Chance out of range is refused with the state; a throw where a move is due, by its rule."""
     state = _load(tower.openspiel.GAME_NAME).new_initial_state()
-    with pytest.raises(ValueError, match=r"numbered 0 to 20, in state"):
+    with pytest.raises(ValueError, match=r"numbered 0 to 20, not 21, in state 'R0,0/B0,0 - 0t"):
         state.apply_action(21)
     state.apply_action(0)
     throw = _load(tower.openspiel.GAME_NAME).num_distinct_actions() - 1
-    with pytest.raises(ValueError, match="chance may not act here"):
+    with pytest.raises(IllegalAction) as refused:
         state.apply_action(throw)
+    assert refused.value.rule == TOWER.action_rules(state.engine_state, Throw((1, 1)))[0]
 
 
 def test_a_game_that_does_not_number_its_actions_is_refused() -> None:
     """Without action_space there is no fixed numbering: register names what is missing."""
 
     class Unnumbered:
-        info = TOY.info
+        info = replace(TOY.info, capabilities=TOY.info.capabilities - {Capability.ACTION_SPACE})
 
     with pytest.raises(TypeError, match="toy has no action_space"):
         register(Unnumbered(), "python_dicekit_unnumbered")  # type: ignore[arg-type]
@@ -203,4 +208,9 @@ def test_pyspiel_is_imported_by_the_adapter_modules_alone() -> None:
         for path in (ROOT / package).rglob("*.py")
         if "import pyspiel" in path.read_text(encoding="utf-8")
     )
-    assert importers == ["dicekit/openspiel.py", "finishline/openspiel.py", "tower/openspiel.py"]
+    assert importers == [
+        "dicekit/openspiel.py",
+        "dicekit/openspiel_state.py",
+        "finishline/openspiel.py",
+        "tower/openspiel.py",
+    ]

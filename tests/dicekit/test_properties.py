@@ -23,7 +23,7 @@ import finishline
 import tower
 from cantstop.layer import GAME as CANTSTOP
 from dicekit.errors import IllegalAction
-from dicekit.protocol import Game, Stepping, TextPicture
+from dicekit.protocol import Capability, Game, capable
 from dicekit.spec import load_game_spec, load_spec
 from dicekit.strategies import configs, illegal_actions, legal_actions, reachable_states
 
@@ -114,10 +114,11 @@ def test_applying_an_accepted_action_never_raises(name: str) -> None:
         after = game.apply(state, action)
         game.check(after)
         assert game.format_state(state) == before  # states are values
-        if isinstance(game, Stepping):
-            step = game.step(state, action)
+        stepper = capable(game, Capability.STEPPING)
+        if stepper is not None:
+            step = stepper.step(state, action)
             assert step.state == after
-            assert step.event in game.events
+            assert step.event in stepper.events
 
     apply()
 
@@ -186,12 +187,13 @@ def test_someone_can_act_exactly_until_the_game_is_over(name: str) -> None:
 def test_every_game_draws_its_state_as_text(name: str) -> None:
     """Each game offers a terminal picture (TextPicture) with the player to act in it."""
     game = GAMES[name]
-    assert isinstance(game, TextPicture)
+    drawn = capable(game, Capability.TEXT_PICTURE)
+    assert drawn is not None
 
     @settings(max_examples=20, deadline=None)
     @given(_states(name))
     def picture(state: Any) -> None:
-        text = game.state_text(state)
+        text = drawn.state_text(state)
         assert text.strip()
         assert str(game.player(state)) in text
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from dicekit.errors import RuleError
+from dicekit.protocol import Capability
 from dicekit.spec import (
     SETTLED,
     Example,
@@ -36,7 +37,8 @@ class Wrapped:
     """The finish-line race with keys of its own; ``calls`` lists the hooks run, in order."""
 
     def __init__(self, *, ordered: bool = False, silent: bool = False) -> None:
-        self.moves_in_order = ordered
+        ordering = {Capability.ORDERS_MOVES} if ordered else set()
+        self.info = replace(GAME.info, capabilities=GAME.info.capabilities | ordering)
         self.silent = silent
         self.calls: list[str] = []
 

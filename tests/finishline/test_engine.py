@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from dicekit.protocol import Game, Stepping
+from dicekit.protocol import Capability, Game
 from finishline import (
     GAME,
     ROLL_OUTCOMES,
@@ -284,7 +284,7 @@ def test_perft_of_the_opening_by_hand() -> None:
 
 def test_game_protocol() -> None:
     """GAME satisfies the layer's protocol, with events; chance is exact (R4.1)."""
-    assert isinstance(GAME, Stepping)
+    assert GAME.info.provides(Capability.STEPPING)
     game: Game[State, Action, Config] = GAME
     assert game.info.name == "finishline"
     assert (game.info.min_players, game.info.max_players) == (2, 4)

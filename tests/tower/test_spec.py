@@ -14,12 +14,11 @@ from dataclasses import replace
 
 import pytest
 
-from dicekit.protocol import Stepping
+from dicekit.protocol import Capability
 from dicekit.spec import (
     EXAMPLE_KEYS,
     Example,
     ExampleFailure,
-    OrdersMoves,
     game_keys,
     iter_failures,
     load_game_spec,
@@ -53,9 +52,8 @@ def test_example(ex: Example) -> None:
 
 def test_the_game_reports_events_and_orders_its_moves() -> None:
     """The runner checks events and the order of legal moves because the game says it can."""
-    assert isinstance(GAME, Stepping)
-    assert isinstance(GAME, OrdersMoves)
-    assert GAME.moves_in_order
+    assert GAME.info.provides(Capability.STEPPING)
+    assert GAME.info.provides(Capability.ORDERS_MOVES)
     assert GAME.events == ("thrown", "forfeited", "moved", "again", "won")
 
 

@@ -6,7 +6,7 @@ import re
 
 from hypothesis import given
 
-from dicekit.protocol import TextPicture
+from dicekit.protocol import Capability
 from tests.tower.test_engine import TINY_STATE
 from tower import GAME, Phase, State, format_action, parse_state
 from tower.strategies import reachable_states
@@ -77,5 +77,5 @@ def test_every_stone_is_where_its_route_says(state: State) -> None:
 def test_game_offers_the_picture() -> None:
     """tower.GAME is a dicekit TextPicture, answering as tower.text does."""
     state = parse_state("R0,12/B5 B 1c35 @ours")
-    assert isinstance(GAME, TextPicture)
+    assert GAME.info.provides(Capability.TEXT_PICTURE)
     assert GAME.state_text(state) == state_text(state)

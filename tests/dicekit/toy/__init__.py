@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from dicekit.errors import IllegalAction, InvalidConfig, InvalidState, NotationError
-from dicekit.protocol import CHANCE, Bot, Chance, GameInfo, Step
+from dicekit.protocol import CHANCE, Bot, Capability, Chance, GameInfo, Step
+from dicekit.rewards import winner_returns
 
 __all__ = ["TOY", "Hold", "Roll", "Toy", "ToyConfig", "ToyState"]
 
@@ -113,7 +114,21 @@ _BEGINNING = re.compile(r"\d+(,\d+)*,?|\d+(,\d+)*/(\d+(/(\d([rdx]( (t\d*)?)?)?)?
 class Toy:
     """The toy game: a :class:`~dicekit.protocol.Game`, with ``Stepping``, ``Tagging`` and more."""
 
-    info = GameInfo("toy", "The toy game", 2, 3, Path(__file__).resolve().parent / "spec")
+    info = GameInfo(
+        "toy",
+        "The toy game",
+        2,
+        3,
+        Path(__file__).resolve().parent / "spec",
+        frozenset(
+            {
+                Capability.STEPPING,
+                Capability.TAGGING,
+                Capability.ACTION_SPACE,
+                Capability.CHANCE_BY_CHOICE,
+            }
+        ),
+    )
     events = ("rolled", "busted", "held", "won")
 
     def config(self, players: int) -> ToyConfig:
@@ -135,6 +150,10 @@ class Toy:
             out["target"] = config.target
         return out
 
+    def player_count(self, config: ToyConfig) -> int:
+        """Return how many play (R1.1)."""
+        return config.players
+
     def new_game(self, config: ToyConfig, first_player: int = 0) -> ToyState:
         """Return the opening state (R1.3, R1.4)."""
         if type(first_player) is not int or not 0 <= first_player < config.players:
@@ -153,6 +172,10 @@ class Toy:
         """Return the winner of a finished game."""
         return state.player if state.phase == "over" else None
 
+    def returns(self, state: ToyState) -> tuple[float, ...]:
+        """Return the layer's returns for the winner (R3.1)."""
+        return winner_returns(state.config.players, self.winner(state))
+
     def chance_outcomes(self, state: ToyState) -> Sequence[tuple[Action, Fraction]]:
         """Return the six faces of the die, each 1/6, where the player rolls (R2.1)."""
         if state.phase == "over":
@@ -166,6 +189,10 @@ class Toy:
     def legal_actions(self, state: ToyState) -> Sequence[Action]:
         """Return the hold where the turn has points (R2.4); rolling is chance's."""
         return (Hold(),) if state.phase == "decide" else ()
+
+    def chance_by_choice(self, state: ToyState) -> bool:
+        """Return whether rolling on is the player's choice: after a roll that scored (R2.4)."""
+        return state.phase == "decide"
 
     def step(self, state: ToyState, action: Action) -> Step[ToyState]:
         """Return the state after ``action`` and its event; refuse an illegal one."""
@@ -315,6 +342,10 @@ class Toy:
     def bots(self) -> Mapping[str, Callable[[], Bot[ToyState, Action]]]:
         """Return the one built-in player, ``random``."""
         return {"random": _RandomBot}
+
+    def __reduce__(self) -> str:
+        """Pickle :data:`TOY` by its name, so that a copy is the one game object."""
+        return "TOY"
 
 
 class _RandomBot:
