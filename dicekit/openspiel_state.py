@@ -112,8 +112,11 @@ def _most_outcomes(game: Game[Any, Any, Any], opening: Any) -> int:
     return 1
 
 
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
+# OpenSpiel's ids of the terminal and chance "players" (pyspiel.PlayerId.TERMINAL and
+# .CHANCE, which a test compares), written out so that the module also imports where
+# the documentation build stands in for pyspiel.
+_TERMINAL = -4
+_CHANCE = -1
 
 
 class LayerState(pyspiel.State):  # type: ignore[misc]

@@ -214,3 +214,13 @@ def test_pyspiel_is_imported_by_the_adapter_modules_alone() -> None:
         "finishline/openspiel.py",
         "tower/openspiel.py",
     ]
+
+
+def test_the_adapters_ids_of_terminal_and_chance_are_openspiels() -> None:
+    """The adapter writes OpenSpiel's player ids out (the docs build mocks pyspiel); they match."""
+    import pyspiel
+
+    from dicekit import openspiel_state
+
+    assert int(pyspiel.PlayerId.TERMINAL) == openspiel_state._TERMINAL
+    assert int(pyspiel.PlayerId.CHANCE) == openspiel_state._CHANCE
