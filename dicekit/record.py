@@ -66,6 +66,7 @@ __all__ = [
     "legal_alternatives",
     "load_object",
     "numbered_lines",
+    "read_header",
     "read_record",
     "record_format",
     "replay",
@@ -96,16 +97,32 @@ def header_game(file: Iterable[str] | BinaryIO) -> str | None:
     A ``game`` that is not a name raises :class:`~dicekit.recordlines.RecordError`.  Which game
     a header without the field is of is the command line's to say.
     """
+    return read_header(file)[1]
+
+
+def read_header(file: Iterable[str] | BinaryIO) -> tuple[bool, str | None]:
+    """Return whether a record's header can be read at all, and the game it names.
+
+    ``(False, None)`` for a record that is empty, or whose first line that is
+    not blank is no JSON object (its reader then says what is wrong, at line
+    1 or wherever that line is); ``(True, None)`` for a header without
+    ``game``.  A ``game`` that is not a name raises
+    :class:`~dicekit.recordlines.RecordError`.
+
+    >>> import io
+    >>> read_header(io.StringIO('{"record": "old"}')), read_header(io.StringIO("not json"))
+    ((True, None), (False, None))
+    """
     try:
         for number, header in _objects(file, LAYER_FORMAT):
             game = header.get("game")
             if game is None or isinstance(game, str):
-                return game
+                return True, game
             raise RecordError(number, f"the header's 'game' is a game's name, not {_brief(game)}")
     except RecordError as exc:
         if exc.reason.startswith("the header's 'game'"):
             raise
-    return None
+    return False, None
 
 
 # -- formats ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ verifier prints through them (:func:`dicekit.record.verify_record`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -52,7 +53,9 @@ def report_error(
     """Print the verdict on a bad record called ``name``: its line, rule, state; return 1.
 
     The line goes to ``out``, and to ``err`` as ``PROGRAM: error: ...``; the state
-    before the line and what was legal there follow on ``out``.
+    before the line and what was legal there follow on ``out``.  When ``out``
+    and ``err`` are one file (a terminal showing both, or ``2>&1``), the line is
+    printed once, on ``out``: the reader would otherwise see it twice.
 
     >>> import io
     >>> from dicekit.record import RecordError
@@ -73,9 +76,17 @@ def report_error(
     elif exc.rules:
         text += f" (rules {', '.join(exc.rules)})"
     print(text, file=out)
-    if err is not None:
+    if err is not None and not _one_file(out, err):
         print(f"{program}: error: {text}", file=err)
     if exc.state_text is not None:
         print(f"  state: {exc.state_text}", file=out)
         print(f"  legal: {' '.join(exc.alternatives) or 'none'}", file=out)
     return 1
+
+
+def _one_file(out: TextIO, err: TextIO) -> bool:
+    """Whether ``out`` and ``err`` write to the same open file (the same terminal, or ``2>&1``)."""
+    try:
+        return os.path.samestat(os.fstat(out.fileno()), os.fstat(err.fileno()))
+    except (AttributeError, OSError, ValueError):  # no file: a StringIO, a closed stream
+        return False

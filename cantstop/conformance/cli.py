@@ -420,10 +420,11 @@ def _verify_file(path: Path, option: str | None) -> int:
 
     try:
         with path.open("rb") as file:
-            named = record.header_game(file)
+            readable, named = record.read_header(file)
     except record.RecordError as exc:
         return _invalid(path, exc)
-    game = named or DEFAULT
+    # A header that cannot be read is the record's fault, found by the reader of --game's game.
+    game = named or (option if option is not None and not readable else DEFAULT)
     if option is not None and option != game:
         header = f"names the game {game!r}" if named else "names no game (a Can't Stop record)"
         return _error("verify", f"--game {option}, but the header of {path.name} {header}")

@@ -249,6 +249,60 @@ def test_verify_refuses_a_game_option_the_header_contradicts(
     assert main(["verify", "--game", "cantstop", str(SAMPLE)]) == 0
 
 
+@pytest.mark.parametrize("game", ["finishline", "tower"])
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "the record is empty"),
+        (b'{"record": "dicekit", "ga', "not valid JSON"),
+        (b"\xff\xfe{}\n", "UTF-8"),
+        (b"[1, 2]\n", "object"),
+    ],
+    ids=["empty", "truncated", "undecodable", "not-an-object"],
+)
+def test_verify_with_a_game_blames_an_unreadable_header_on_line_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, content: bytes, reason: str
+) -> None:
+    """A header that cannot be read is the record's fault (status 1, line 1), with --game too.
+
+    Without --game the same file is refused the same way; --game only says which
+    game's reader reports it, and cannot contradict a header that says nothing.
+    """
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    assert main(["verify", "--game", game, str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith("bad.jsonl:1: ")
+    assert reason in captured.out
+    assert captured.err == f"cantstop verify: error: {captured.out.splitlines()[0]}\n"
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().out.startswith("bad.jsonl:1: ")
+
+
+def test_read_header_tells_an_unreadable_header_from_one_without_a_game() -> None:
+    """(readable, game): a header without 'game' is readable; an empty record or bad line is not."""
+    assert record.read_header(io.BytesIO(b"\n  \n{}\n")) == (True, None)
+    assert record.read_header(io.BytesIO(b'{"game": "tower"}\n')) == (True, "tower")
+    assert record.read_header(io.BytesIO(b"")) == (False, None)
+    assert record.read_header(io.BytesIO(b"{oops\n")) == (False, None)
+
+
+def test_the_error_is_printed_once_when_output_and_errors_share_a_file(tmp_path: Path) -> None:
+    """A verify 2>&1 (or a terminal showing both) shows the bad line once; apart, it is on each."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b"[1]\n")
+    command = [sys.executable, "-m", "cantstop", "verify", str(path)]
+    both = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+    assert both.returncode == 1
+    assert both.stdout.decode().count("bad.jsonl:1:") == 1
+    apart = subprocess.run(command, capture_output=True, check=False)
+    assert apart.stdout.decode().count("bad.jsonl:1:") == 1
+    assert apart.stderr.decode().startswith("cantstop verify: error: bad.jsonl:1:")
+
+
 def test_verify_refuses_a_game_it_does_not_have(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
