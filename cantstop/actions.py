@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TypeAlias
 
-from cantstop.errors import RuleError, _brief
+from cantstop.errors import RuleError
+from dicekit.quote import brief
 
 __all__ = ["Action", "InvalidActionValue", "Move", "Roll", "Stop"]
 
@@ -39,7 +40,7 @@ class Roll:
         if not isinstance(dice, tuple):
             if not isinstance(dice, Iterable):
                 raise InvalidActionValue(
-                    f"a roll is a sequence of four dice, not {_brief(dice)}", "R4.1"
+                    f"a roll is a sequence of four dice, not {brief(dice)}", "R4.1"
                 )
             dice = _at_most(dice, 4)
         if len(dice) != 4:
@@ -48,7 +49,7 @@ class Roll:
             )
         for die in dice:
             if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-                raise InvalidActionValue(f"a die shows 1 to 6, not {_brief(die)}", "R4.1")
+                raise InvalidActionValue(f"a die shows 1 to 6, not {brief(die)}", "R4.1")
         if dice is not self.dice:
             object.__setattr__(self, "dice", dice)
 
@@ -72,7 +73,7 @@ class Move:
         if not isinstance(columns, tuple):
             if not isinstance(columns, Iterable):
                 raise InvalidActionValue(
-                    f"a move is a sequence of one or two sums, not {_brief(columns)}", "R4.3"
+                    f"a move is a sequence of one or two sums, not {brief(columns)}", "R4.3"
                 )
             columns = _at_most(columns, 2)
         if not 1 <= len(columns) <= 2:
@@ -82,7 +83,7 @@ class Move:
         for column in columns:
             if not isinstance(column, int) or isinstance(column, bool) or not 2 <= column <= 12:
                 raise InvalidActionValue(
-                    f"a sum of two dice is from 2 to 12, not {_brief(column)}", "R4.3"
+                    f"a sum of two dice is from 2 to 12, not {brief(column)}", "R4.3"
                 )
         ordered = tuple(sorted(columns))
         if ordered != self.columns:

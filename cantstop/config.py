@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from cantstop.board import COLUMNS, MAX_HEIGHT, STANDARD_HEIGHTS
 from cantstop.columnmap import ColumnMap
-from cantstop.errors import InvalidRules, _brief
+from cantstop.errors import InvalidRules
+from dicekit.quote import brief
 
 __all__ = ["Rules", "Variant"]
 
@@ -64,12 +65,12 @@ class Rules:
         _check_int("players", self.players, "R15.1")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidRules(
-                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {_brief(self.players)}",
+                f"players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, not {brief(self.players)}",
                 "R15.1",
             )
         if not isinstance(self.heights, Mapping):
             raise InvalidRules(
-                f"heights must be a mapping of column to spaces, not {_brief(self.heights)}",
+                f"heights must be a mapping of column to spaces, not {brief(self.heights)}",
                 "R15.3",
             )
         heights = dict(self.heights.items())
@@ -79,12 +80,12 @@ class Rules:
             _check_int("a column", column, "R15.3")
             if column not in COLUMNS:
                 raise InvalidRules(
-                    f"column {_brief(column)} is not a sum of two dice (2 to 12)", "R15.3"
+                    f"column {brief(column)} is not a sum of two dice (2 to 12)", "R15.3"
                 )
             _check_int(f"the height of column {column}", height, "R15.3")
             if not 1 <= height <= MAX_HEIGHT:
                 raise InvalidRules(
-                    f"column {column} must have 1 to {MAX_HEIGHT} spaces, not {_brief(height)}",
+                    f"column {column} must have 1 to {MAX_HEIGHT} spaces, not {brief(height)}",
                     "R15.3",
                 )
         if not isinstance(self.heights, ColumnMap):
@@ -93,7 +94,7 @@ class Rules:
         if not 1 <= self.columns_to_win <= len(heights):
             raise InvalidRules(
                 f"columns_to_win must be from 1 to the number of columns "
-                f"({len(heights)}), not {_brief(self.columns_to_win)}",
+                f"({len(heights)}), not {brief(self.columns_to_win)}",
                 "R15.2",
             )
         stalled = self.players * (self.columns_to_win - 1)
@@ -107,7 +108,7 @@ class Rules:
             )
         if self.variant is not None and not isinstance(self.variant, Variant):
             raise InvalidRules(
-                f"variant must be Variant.A, Variant.B or None, not {_brief(self.variant)}",
+                f"variant must be Variant.A, Variant.B or None, not {brief(self.variant)}",
                 "R14.3",
             )
 
@@ -131,4 +132,4 @@ class Rules:
 
 def _check_int(what: str, value: object, rule: str) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidRules(f"{what} must be an integer, not {_brief(value)}", rule)
+        raise InvalidRules(f"{what} must be an integer, not {brief(value)}", rule)

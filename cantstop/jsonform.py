@@ -20,16 +20,9 @@ from typing import Any
 
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
 from cantstop.config import Rules, Variant
-from cantstop.errors import (
-    InvalidRules,
-    InvalidState,
-    NotationError,
-    _brief,
-    _brief_digits,
-    _brief_json,
-    _names,
-)
+from cantstop.errors import InvalidRules, InvalidState, NotationError
 from cantstop.state import Phase, State
+from dicekit.quote import brief, brief_digits, brief_json, brief_names
 
 __all__ = [
     "action_from_json",
@@ -89,7 +82,7 @@ def action_to_json(action: Action) -> JSON:
         return {"type": "move", "columns": list(action.columns)}
     if isinstance(action, Stop):
         return {"type": "stop"}
-    raise TypeError(f"not an action: {_brief(action)}")
+    raise TypeError(f"not an action: {brief(action)}")
 
 
 def _columns_out(values: Mapping[int, int]) -> dict[str, int]:
@@ -97,7 +90,7 @@ def _columns_out(values: Mapping[int, int]) -> dict[str, int]:
 
 
 def _fail(message: str, data: object, rule: str = "N3.1") -> NotationError:
-    return NotationError(message, _brief(data), 0, rule, pointed=False)
+    return NotationError(message, brief(data), 0, rule, pointed=False)
 
 
 def _plural(count: int, word: str) -> str:
@@ -110,11 +103,11 @@ def _object(data: object, keys: set[str], optional: set[str], what: str) -> dict
     missing = keys - data.keys()
     if missing:
         word = "field" if len(missing) == 1 else "fields"
-        raise _fail(f"{what} lacks the {word} {_names(missing)}", data)
+        raise _fail(f"{what} lacks the {word} {brief_names(missing)}", data)
     extra = data.keys() - keys - optional
     if extra:
         word = "field" if len(extra) == 1 else "fields"
-        raise _fail(f"{what} has the unknown {word} {_names(extra)}", data)
+        raise _fail(f"{what} has the unknown {word} {brief_names(extra)}", data)
     return data
 
 
@@ -140,16 +133,16 @@ def _columns_in(data: object, what: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for key, value in data.items():
         if not isinstance(key, str) or not _COLUMN_KEY.match(key):
-            raise _fail(f"{what}: {_brief_json(key)} is not a column number", data)
+            raise _fail(f"{what}: {brief_json(key)} is not a column number", data)
         if len(key) > 4:
             rule = _OFF_BOARD[what]
-            raise _fail(f"{what}: column {_brief_digits(key)} is not on the board", data, rule)
+            raise _fail(f"{what}: column {brief_digits(key)} is not on the board", data, rule)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _fail(f"{what}: column {key} maps to {_brief_json(value)}, not an integer", data)
+            raise _fail(f"{what}: column {key} maps to {brief_json(value)}, not an integer", data)
         if what != "heights" and not -_GIANT < value < _GIANT:
             rule = _OFF_BOARD[what]
             raise _fail(
-                f"{what}: column {key} maps to {_brief_json(value)}, which no game reaches",
+                f"{what}: column {key} maps to {brief_json(value)}, which no game reaches",
                 data,
                 rule,
             )
@@ -169,7 +162,7 @@ def rules_from_json(data: object) -> Rules:
     default = Rules()
     variant = obj.get("variant")
     if variant not in (None, "A", "B"):
-        raise _fail(f"variant must be null, 'A' or 'B', not {_brief_json(variant)}", data, "R14.3")
+        raise _fail(f"variant must be null, 'A' or 'B', not {brief_json(variant)}", data, "R14.3")
     try:
         return Rules(
             players=obj.get("players", default.players),
@@ -200,7 +193,7 @@ def state_from_json(data: object) -> State:
         phase = Phase(obj["phase"] if isinstance(obj["phase"], str) else None)
     except ValueError:
         raise _fail(
-            f"phase must be one of roll, choose, decide, over, not {_brief_json(obj['phase'])}",
+            f"phase must be one of roll, choose, decide, over, not {brief_json(obj['phase'])}",
             data,
         ) from None
     squares = obj["squares"]
@@ -216,12 +209,12 @@ def state_from_json(data: object) -> State:
     if phase is Phase.CHOOSE and dice is not None and (len(dice) > 4 or not all(map(_plain, dice))):
         # The state's own check would quote the dice in full, however many or deep.
         raise _fail(
-            f"a state choosing a move needs four dice 1-6, not {_brief_json(dice)}", data, "R4.1"
+            f"a state choosing a move needs four dice 1-6, not {brief_json(dice)}", data, "R4.1"
         )
     player = obj["player"]
     if not _plain(player):
         raise _fail(
-            f"player must be from 0 to {rules.players - 1}, not {_brief_json(player)}",
+            f"player must be from 0 to {rules.players - 1}, not {brief_json(player)}",
             data,
             "R16.5",
         )
@@ -241,10 +234,10 @@ def state_from_json(data: object) -> State:
     if "winner" in obj:
         winner = obj["winner"]
         if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-            raise _fail(f"winner must be null or a player, not {_brief_json(winner)}", data)
+            raise _fail(f"winner must be null or a player, not {brief_json(winner)}", data)
         if winner != state.winner:
             raise _fail(
-                f"winner is {json.dumps(state.winner)}, not {_brief_json(winner)}", data, "R12.1"
+                f"winner is {json.dumps(state.winner)}, not {brief_json(winner)}", data, "R12.1"
             )
     return state
 

@@ -20,8 +20,9 @@ from collections.abc import Mapping
 from cantstop.actions import Action, InvalidActionValue, Move, Roll, Stop
 from cantstop.board import MAX_HEIGHT, STANDARD_HEIGHTS
 from cantstop.config import Rules, Variant
-from cantstop.errors import InvalidRules, InvalidState, NotationError, _brief, _brief_digits
+from cantstop.errors import InvalidRules, InvalidState, NotationError
 from cantstop.state import Phase, State
+from dicekit.quote import brief, brief_digits
 
 __all__ = ["format_action", "format_state", "parse_action", "parse_state"]
 
@@ -69,7 +70,7 @@ def format_action(action: Action) -> str:
         return "+".join(map(str, action.columns))
     if isinstance(action, Stop):
         return "stop"
-    raise TypeError(f"not an action: {_brief(action)}")
+    raise TypeError(f"not an action: {brief(action)}")
 
 
 class _Reader:
@@ -103,7 +104,7 @@ class _Reader:
             raise self.fail(f"{what} has a leading zero", rule, start)
         if len(digits) > 3:
             raise self.fail(
-                f"{what} {_brief_digits(digits)} is too large: a number has at most 3 digits",
+                f"{what} {brief_digits(digits)} is too large: a number has at most 3 digits",
                 rule,
                 start,
             )
@@ -156,7 +157,7 @@ def parse_state(text: str) -> State:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"state notation must be a string, not {type(text).__name__}", _brief(text), 0, "N1.1"
+            f"state notation must be a string, not {type(text).__name__}", brief(text), 0, "N1.1"
         )
     r = _Reader(text)
     squares: list[dict[int, int]] = []
@@ -343,7 +344,7 @@ def parse_action(text: str) -> Action:
     """
     if not isinstance(text, str):
         raise NotationError(
-            f"action notation must be a string, not {type(text).__name__}", _brief(text), 0, "N2.1"
+            f"action notation must be a string, not {type(text).__name__}", brief(text), 0, "N2.1"
         )
     if text == "stop":
         return Stop()

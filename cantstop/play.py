@@ -50,7 +50,6 @@ from cantstop import explain
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import Play
 from cantstop.board import COLUMNS
-from cantstop.errors import _brief
 from cantstop.notation import format_action, format_state
 from cantstop.odds import bust_probability, format_percent
 from cantstop.players import Decision, Player, decide, may_stop
@@ -62,6 +61,7 @@ from cantstop.state import Event, Phase, State
 from cantstop.text import MARKER, board_lines, legend
 from dicekit import play as layer
 from dicekit.play import Quit, read_answer
+from dicekit.quote import brief
 
 __all__ = [
     "HUMAN",
@@ -200,7 +200,7 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
             return NotAChoice(f"{wrong[0][:6]} is not a column: the sum of two dice is 2 to 12")
         if len(numbers) > 2:
             return NotAChoice(
-                f"{_brief(typed)} names {len(numbers)} sums; a move plays one or two (rule R4.3)"
+                f"{brief(typed)} names {len(numbers)} sums; a move plays one or two (rule R4.3)"
             )
         sums = [int(n) for n in numbers]
         move = Move((sums[0],)) if len(sums) == 1 else Move((sums[0], sums[1]))
@@ -212,7 +212,7 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
         )
     letters = "a" if len(keys) == 1 else f"a letter from a to {keys[-1]}"
     return NotAChoice(
-        f"{_brief(typed)} is not a choice: type {letters}, "
+        f"{brief(typed)} is not a choice: type {letters}, "
         f"a move such as {format_action(moves[-1])}, or help"
     )
 
@@ -356,7 +356,7 @@ def _decide(state: State, console: Console) -> Decision:
             console.say(draw_board(state, console))
         else:
             console.say(
-                f"  {_brief(typed)} is not a choice: type r to roll again, s to stop, "
+                f"  {brief(typed)} is not a choice: type r to roll again, s to stop, "
                 "help for the commands"
             )
 

@@ -36,7 +36,7 @@ from typing import Any, BinaryIO, TextIO
 
 from cantstop.actions import Action, Roll
 from cantstop.config import Rules
-from cantstop.errors import CantStopError, IllegalAction, NotationError, _brief, _brief_json, _names
+from cantstop.errors import CantStopError, IllegalAction, NotationError
 from cantstop.jsonform import action_from_json, action_to_json, rules_from_json, rules_to_json
 from cantstop.layer import GAME
 from cantstop.notation import format_action, format_state, parse_action, parse_state
@@ -45,6 +45,7 @@ from dicekit import record as layer
 from dicekit import recordlines
 from dicekit.errors import GameError
 from dicekit.protocol import JSON, Game
+from dicekit.quote import brief, brief_json, brief_names
 
 __all__ = [
     "FORMAT",
@@ -250,16 +251,16 @@ def _header_values(number: int, obj: dict[str, Any]) -> None:
     extra = obj.keys() - _HEADER_KEYS
     if extra:
         word = "field" if len(extra) == 1 else "fields"
-        raise RecordError(number, f"the header has the unknown {word} {_names(extra)}")
+        raise RecordError(number, f"the header has the unknown {word} {brief_names(extra)}")
     version = obj.get("version", RECORD_VERSION)
     if not isinstance(version, int) or isinstance(version, bool):
         raise RecordError(
             number,
-            f"record version {_brief_json(version)} is not supported (only {RECORD_VERSION})",
+            f"record version {brief_json(version)} is not supported (only {RECORD_VERSION})",
         )
     first = obj.get("first_player", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not -1000 < first < 1000:
-        raise RecordError(number, f"bad first_player: {_brief_json(first)} is not a player", "R2.2")
+        raise RecordError(number, f"bad first_player: {brief_json(first)} is not a player", "R2.2")
 
 
 def _check_play(number: int, obj: object, rules: Rules) -> PlaySetup:
@@ -310,7 +311,7 @@ def _action_line(number: int, obj: dict[str, Any]) -> RecordLine:
     extra = obj.keys() - _LINE_KEYS
     if extra:
         word = "field" if len(extra) == 1 else "fields"
-        raise RecordError(number, f"the line has the unknown {word} {_names(extra)}")
+        raise RecordError(number, f"the line has the unknown {word} {brief_names(extra)}")
     if "action" not in obj:
         raise RecordError(number, "an action line needs an 'action' field")
     try:
@@ -389,7 +390,7 @@ def legal_alternatives(state: State) -> tuple[str, ...]:
 class CantStopRecords:
     """Can't Stop's record format (see the module docstring); :data:`RECORDS` is its instance."""
 
-    describe = staticmethod(_brief_json)
+    describe = staticmethod(brief_json)
 
     def max_line_bytes(self) -> int:
         """Return :data:`MAX_LINE_BYTES`."""
@@ -473,7 +474,7 @@ class CantStopRecords:
                 raise RecordError(
                     line.line,
                     f"after {format_action(line.action)} the state is "
-                    f"{format_state(after)!r}, not the claimed {_brief(line.state)}",
+                    f"{format_state(after)!r}, not the claimed {brief(line.state)}",
                     None,
                     state,
                     legal_alternatives(state),
@@ -486,7 +487,7 @@ class CantStopRecords:
                 except NotationError as exc:
                     raise RecordError(
                         line.line,
-                        f"the claimed move {_brief(text)} is not valid notation: {exc.reason}",
+                        f"the claimed move {brief(text)} is not valid notation: {exc.reason}",
                     ) from None
             actual = set(after.legal_moves())
             if claimed != actual:

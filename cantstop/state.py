@@ -32,6 +32,7 @@ from cantstop.errors import IllegalAction, InvalidRules
 from cantstop.invariants import validate
 from cantstop.phase import Phase
 from cantstop.refusals import stop_blockers
+from dicekit.quote import brief
 
 # DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
 __all__ = [
@@ -376,14 +377,15 @@ def new_game(rules: Rules | None = None, first_player: int = 0) -> State:
     if rules is None:
         rules = Rules()
     if not isinstance(rules, Rules):
-        raise InvalidRules(f"rules must be a Rules value, not {rules!r}", "R15.1")
+        raise InvalidRules(f"rules must be a Rules value, not {brief(rules)}", "R15.1")
     if (
         not isinstance(first_player, int)
         or isinstance(first_player, bool)
         or not 0 <= first_player < rules.players
     ):
         raise InvalidRules(
-            f"first_player must be a player from 0 to {rules.players - 1}, not {first_player!r}",
+            f"first_player must be a player from 0 to {rules.players - 1}, "
+            f"not {brief(first_player)}",
             "R2.2",
         )
     return State(rules, first_player, Phase.ROLL)

@@ -86,6 +86,31 @@ def test_new_game_rejects_a_missing_first_player() -> None:
         assert info.value.rule == "R2.2"
 
 
+@pytest.mark.parametrize(
+    ("game", "rule"), [("cantstop", "R2.2"), ("finishline", "R2.4"), ("tower", "R3.2")]
+)
+@pytest.mark.parametrize("bad", [10**5000, -(10**5000)], ids=["huge", "huge-negative"])
+def test_new_game_names_a_huge_first_player_in_the_games_own_error(
+    game: str, rule: str, bad: int
+) -> None:
+    """A first player of 5,001 digits is the game's own refusal, quoted short, never a ValueError.
+
+    Python refuses to write an integer of more than 4,300 digits, so quoting
+    the value with repr would raise from inside the message itself.  The rule
+    is each game's rule of who may begin.
+    """
+    import importlib
+
+    from dicekit.errors import InvalidConfig
+
+    module = importlib.import_module(game)
+    config = importlib.import_module(f"{game}.layer").GAME.config(2)
+    with pytest.raises(InvalidConfig) as info:
+        module.new_game(config, bad)
+    assert "digits" in str(info.value)
+    assert info.value.rule == rule
+
+
 # -- actions --------------------------------------------------------------------
 
 

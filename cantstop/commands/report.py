@@ -36,8 +36,9 @@ import sys
 import traceback
 from typing import TextIO
 
-from cantstop.errors import NotationError, _brief
+from cantstop.errors import NotationError
 from dicekit.errors import GameError
+from dicekit.quote import brief
 
 __all__ = [
     "INTERRUPTED",
@@ -98,7 +99,7 @@ def quoted(text: str) -> str:
     >>> quoted('9' * 5000)
     "'999999999999999999999999999999…' (5,000 characters)"
     """
-    return _brief(text)
+    return brief(text)
 
 
 def _one_line(message: str) -> str:
