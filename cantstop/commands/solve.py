@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import time
@@ -80,8 +81,17 @@ def _evaluate(args: argparse.Namespace) -> int:
     start = time.process_time()
     value = evaluate(PLAYERS[args.player](), rules)
     seconds = time.process_time() - start
+    never = math.isinf(value)  # every turn the player plays ends in a bust
     if args.json:
-        print(json.dumps({"player": args.player, "expected": value, "seconds": round(seconds, 3)}))
+        expected = None if never else value
+        print(
+            json.dumps({"player": args.player, "expected": expected, "seconds": round(seconds, 3)})
+        )
+    elif never:
+        print(
+            f"{args.player} never wins on this board: every turn it plays ends in a bust "
+            f"(exact, {seconds:.1f} s)"
+        )
     else:
         print(f"{args.player} wins in {value:.9f} turns on average (exact, {seconds:.1f} s)")
     return 0
