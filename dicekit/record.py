@@ -248,7 +248,9 @@ class RecordWriter:
     (in the layer's: the state after the action, its event and the legal
     actions after it).  ``play`` is the header's optional ``play`` field,
     written by a program that seats people and bots (in the layer's format
-    ``{"seats": [...], "seed": n}``).  Each line is flushed as it is written.
+    ``{"seats": [...], "seed": n}``).  ``form`` writes in another format than
+    the game's own, as when a record is written afresh in the format it was
+    read in.  Each line is flushed as it is written.
     """
 
     def __init__(
@@ -260,8 +262,9 @@ class RecordWriter:
         first_player: int = 0,
         claims: bool = True,
         play: Any = None,
+        form: RecordFormat | None = None,
     ) -> None:
-        self._format = record_format(game)
+        self._format = record_format(game) if form is None else form
         header = self._format.header(game, config, first_player, play)
         self._file = file
         self._game = game
