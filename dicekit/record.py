@@ -51,6 +51,7 @@ from dicekit.recordlines import brief as _brief
 from dicekit.recordreport import report, report_error
 
 __all__ = [
+    "BLANK",
     "FORMAT",
     "LAYER_FORMAT",
     "MAX_LINE_BYTES",
@@ -77,13 +78,18 @@ __all__ = [
 ]
 
 
+#: The characters of a blank line: JSON's white space (RFC 8259), a line's end among them.
+#: Any other, a form feed or a no-break space too, makes the line one to read as JSON.
+BLANK = " \t\r\n"
+
+
 def _objects(
     file: Iterable[str] | BinaryIO, form: RecordFormat
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield the number and JSON object of every line that is not blank, errors in ``form``'s."""
     try:
         for number, text in numbered_lines(file, form.max_line_bytes()):
-            if text.strip():
+            if text.strip(BLANK):
                 yield number, load_object(number, text, form.describe)
     except RecordError as exc:
         raise form.error(exc.line, exc.reason) from None

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO, cast
 
 from dicekit.protocol import Game
-from dicekit.record import RecordWriter, read_record
+from dicekit.record import BLANK, RecordWriter, read_record
 from dicekit.recordform import LAYER_FORMAT, RecordHeader, apply_with_event
 from dicekit.recordlines import MAX_LINE_BYTES, RecordError
 
@@ -90,7 +90,7 @@ def cut_short(line: bytes) -> bool:
         text = line.decode("utf-8")
     except UnicodeDecodeError:  # the cut fell inside a character
         return True
-    if not text.strip(" \t\r"):
+    if not text.strip(BLANK):
         return False
     try:
         json.loads(text)
