@@ -251,3 +251,26 @@ def test_evaluate_command_says_plainly_that_a_player_never_wins(monkeypatch, cap
     assert out.startswith("never never wins on this board: every turn it plays ends in a bust")
     assert main(["solve", "evaluate", "--player", "never", "--rules", rules, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["expected"] is None
+
+
+def test_solve_board_shows_its_progress_on_stderr(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``solve board --progress`` tells the anchors solved on stderr; stdout is unchanged."""
+    import json
+    import re
+
+    from cantstop.cli import main
+    from cantstop.jsonform import rules_to_json
+
+    rules = json.dumps(rules_to_json(TINY[1]))
+    argv = ["solve", "board", "--rules", rules, "--out", str(tmp_path / "s.bin")]
+    assert main([*argv, "--no-progress"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == ""
+    assert main([*argv, "--progress"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out.split(";")[0] == quiet.out.split(";")[0]
+    reports = re.findall(r"\rsolving: ([\d,]+) of ([\d,]+) anchors \((\d+)%\)", shown.err)
+    assert reports, shown.err
+    assert reports[-1][0] == reports[-1][1]
+    assert reports[-1][2] == "100"
+    assert shown.err.endswith("\n")

@@ -56,7 +56,13 @@ def _solve(args: argparse.Namespace) -> int:
     from cantstop.solve.player import solution_path
 
     rules = _rules(args)
-    solution = solve(rules)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if show:
+        sys.stderr.write("solving: laying out the board")
+        sys.stderr.flush()
+    solution = solve(rules, _progress if show else None)
+    if show:
+        print(file=sys.stderr)  # ends the progress line
     path = Path(args.out) if args.out is not None else solution_path(rules)
     path.parent.mkdir(parents=True, exist_ok=True)
     save(solution, path)
@@ -70,6 +76,13 @@ def _solve(args: argparse.Namespace) -> int:
             f"{stats.positions:,} in-turn positions, {stats.seconds:.1f} s; saved to {path}"
         )
     return 0
+
+
+def _progress(done: int, total: int) -> None:
+    """Redraw the solver's progress on stderr, in place: anchors solved of all."""
+    percent = 100 * done // max(1, total)
+    sys.stderr.write(f"\rsolving: {done:,} of {total:,} anchors ({percent}%)")
+    sys.stderr.flush()
 
 
 def _evaluate(args: argparse.Namespace) -> int:
@@ -232,6 +245,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         p.set_defaults(run=run)
         if name == "board":
             p.add_argument("--out", help="the solution file (default: the solutions folder)")
+            p.add_argument(
+                "--progress",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help="show the anchors solved on stderr (default: when stderr is a terminal)",
+            )
         elif name == "evaluate":
             p.add_argument("--player", default="rule28", help="a built-in player (default: rule28)")
         else:
