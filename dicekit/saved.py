@@ -42,7 +42,7 @@ from typing import Any, BinaryIO, TextIO, cast
 from dicekit.protocol import Game
 from dicekit.record import BLANK, RecordWriter, read_record
 from dicekit.recordform import LAYER_FORMAT, RecordHeader, apply_with_event
-from dicekit.recordlines import MAX_LINE_BYTES, RecordError
+from dicekit.recordlines import MAX_LINE_BYTES, RecordError, brief
 
 __all__ = ["MAX_SEED", "Replay", "SavedGame", "WithoutTornTail", "beside", "discard", "sync_folder"]
 
@@ -141,9 +141,13 @@ def _play_field(game: Game[Any, Any, Any], header: RecordHeader, value: object) 
         and len(seats) == players
         and all(isinstance(s, str) and s for s in seats)
     ):
-        raise RecordError(1, f"the header's 'play' seats {players} players, each named by a word")
+        raise RecordError(
+            1, f"the header's 'play' seats are {players} names, one per player, not {brief(seats)}"
+        )
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise RecordError(1, f"the header's 'play' has a seed from 0 to {MAX_SEED}")
+        raise RecordError(
+            1, f"the header's 'play' seed is an integer from 0 to {MAX_SEED}, not {brief(seed)}"
+        )
     return value
 
 
