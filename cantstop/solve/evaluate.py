@@ -123,7 +123,7 @@ def evaluate(
     that draws from its generator raises :class:`RandomnessError`.
     ``progress`` is called with the number of anchors valued, every thousand.
     A player that never wins (every turn it plays ends in a bust, as when it
-    never stops) is worth :data:`math.inf`.
+    never stops) is worth ``math.inf``.
     """
     check_solitaire(rules)
     state = new_game(rules) if start is None else start
