@@ -197,7 +197,10 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
         numbers = re.findall(r"\d+", answer)
         wrong = [n for n in numbers if len(n) > 2 or int(n) not in COLUMNS]
         if wrong:
-            return NotAChoice(f"{wrong[0][:6]} is not a column: the sum of two dice is 2 to 12")
+            number = (
+                wrong[0] if len(wrong[0]) <= 20 else f"{wrong[0][:20]}… ({len(wrong[0]):,} digits)"
+            )
+            return NotAChoice(f"{number} is not a column: the sum of two dice is 2 to 12")
         if len(numbers) > 2:
             return NotAChoice(
                 f"{brief(typed)} names {len(numbers)} sums; a move plays one or two (rule R4.3)"

@@ -17,7 +17,7 @@ A game gives the layer three protocols, each a :class:`typing.Protocol`:
 A game may provide more, and says so in :attr:`GameInfo.capabilities`
 (:class:`Capability`): the layer reads that data, and never probes a game
 for methods.  Each capability brings the methods of its protocol class
-(:class:`Stepping`, :class:`Tagging`, :class:`TextPicture`,
+(:class:`Stepping`, :class:`Tagging`, :class:`TextPicture`, :class:`Legend`,
 :class:`ActionSpace`, :class:`ChanceByChoice`, and the protocols of
 :mod:`dicekit.spec`, :mod:`dicekit.conformance.serve`, :mod:`dicekit.record`
 and :mod:`dicekit.conformance.choice`), and
@@ -76,6 +76,7 @@ __all__ = [
     "Forms",
     "Game",
     "GameInfo",
+    "Legend",
     "StateT",
     "Step",
     "Stepping",
@@ -121,6 +122,8 @@ class Capability(enum.Enum):
     TAGGING = ("Tagging", ("action_rules", "choice_rules"))
     #: A picture of a state for a terminal: :class:`TextPicture`.
     TEXT_PICTURE = ("TextPicture", ("state_text",))
+    #: A key to the marks of the text picture, printed under it: :class:`Legend`.
+    LEGEND = ("Legend", ("legend",))
     #: Every action numbered once: :class:`ActionSpace`.
     ACTION_SPACE = ("ActionSpace", ("action_space",))
     #: States where the player may decide to let chance act: :class:`ChanceByChoice`.
@@ -376,6 +379,18 @@ class TextPicture(Protocol, Generic[_StateIn]):
         ...
 
 
+class Legend(Protocol, Generic[_StateIn]):
+    """:attr:`Capability.LEGEND`: a key to the marks of the text picture (:class:`TextPicture`).
+
+    The terminal game (:mod:`dicekit.play`) prints it under every picture it
+    draws.  A game whose picture carries its key already declares nothing.
+    """
+
+    def legend(self, state: _StateIn) -> str:
+        """Return what each mark of ``state``'s picture stands for, in a line or two."""
+        ...
+
+
 class ChanceByChoice(Protocol, Generic[_StateIn]):
     """:attr:`Capability.CHANCE_BY_CHOICE`: states where the player decides whether chance acts.
 
@@ -433,6 +448,8 @@ def capable(game: object, capability: Literal[Capability.TAGGING]) -> Tagging[An
 def capable(
     game: object, capability: Literal[Capability.TEXT_PICTURE]
 ) -> TextPicture[Any] | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.LEGEND]) -> Legend[Any] | None: ...
 @overload
 def capable(
     game: object, capability: Literal[Capability.ACTION_SPACE]

@@ -110,6 +110,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         "Stepping",
         "Tagging",
         "TextPicture",
+        "Legend",
         "ActionSpace",
         "ChanceByChoice",
         "ServesOps",

@@ -215,7 +215,7 @@ BAD_ARGUMENTS: list[object] = [
     (["simulate", "--game", "finishline", "--games", "0"], "--games"),
     (["play", "--game", "tower", "--variant", "A"], "--variant"),
     (["play", "--game", "tower", "--columns-to-win", "2"], "--columns-to-win"),
-    (["play", "--game", "finishline", "--resume", EXISTING], "--resume"),
+    (["play", "--game", "finishline", "--resume", EXISTING], "names no game (a Can't Stop record)"),
     (["play", "--game", "finishline", "--players", "human"], "--players"),
     (["play", "--game", "finishline", "--players", "human,wizard"], "--players"),
     (["play", "--game", "tower", "--first-player", "3"], "R3.2"),

@@ -11,7 +11,8 @@ keys to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and
 ``board`` with ``board-change``, which state a board to be refused without a
 state.  It is also a :class:`~dicekit.protocol.Tagging`, whose rule tags
 :mod:`tower.tags` reads from the engine's decision records, a
-:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`) and an
+:class:`~dicekit.protocol.TextPicture` with its :class:`~dicekit.protocol.Legend`
+(:mod:`tower.text`) and an
 :class:`~dicekit.protocol.ActionSpace`.
 
 >>> from fractions import Fraction
@@ -68,6 +69,7 @@ class TowerGame:
                 Capability.STEPPING,
                 Capability.TAGGING,
                 Capability.TEXT_PICTURE,
+                Capability.LEGEND,
                 Capability.ACTION_SPACE,
                 Capability.EXAMPLE_KEYS,
                 Capability.ORDERS_MOVES,
@@ -145,6 +147,12 @@ class TowerGame:
         from tower.text import state_text
 
         return state_text(state)
+
+    def legend(self, state: State) -> str:
+        """Return the key to the marks of :meth:`state_text` (:mod:`tower.text`)."""
+        from tower.text import legend
+
+        return legend(state)
 
     def action_space(self, config: Config) -> Sequence[Action]:
         """Return every move a player may make under ``config``: each step before the goal, 1 to 6.
