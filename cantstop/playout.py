@@ -10,7 +10,8 @@ picking index ``int(r * len(moves))`` of :meth:`~cantstop.State.legal_moves`;
 and one per decision, rolling again when it is below ``roll_again``.
 
 :func:`playout` plays a game out under that policy with the engine's move
-table (:mod:`cantstop._tables`) and plain lists instead of :class:`~cantstop.State`
+table (:mod:`cantstop._tables`), the engine's decisions (:mod:`cantstop.decide`)
+and plain values instead of :class:`~cantstop.State`
 values; it returns exactly the state, and records exactly the actions, that
 folding :meth:`~cantstop.State.apply` over :func:`random_action` gives for the
 same generator (``tests/test_fast.py`` checks this).  It is meant for
@@ -28,12 +29,14 @@ statement of the policy.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from cantstop import _tables
 from cantstop.actions import Action, Stop
 from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
 from cantstop.config import Variant
+from cantstop.decide import following, settle_stop
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
 from cantstop.refusals import stop_blockers
@@ -79,8 +82,9 @@ def playout(
     over, only faster.  When ``actions`` is a list, every action played is
     appended to it.  The rules are the engine's: the move table and the
     situations of :mod:`cantstop._tables`, the landing of
-    :func:`cantstop.analysis.landing` and the stop rule of
-    :func:`cantstop.refusals.stop_blockers`.
+    :func:`cantstop.analysis.landing`, the stop rule of
+    :func:`cantstop.refusals.stop_blockers` and what a stop does,
+    :func:`cantstop.decide.settle_stop`.
     """
     if state.phase is Phase.OVER:
         return state
@@ -89,9 +93,8 @@ def playout(
     heights = dict(rules.heights)
     variant_a = rules.variant is Variant.A
     variant_b = rules.variant is Variant.B
-    squares = [dict(theirs) for theirs in state.squares]
-    won = dict(state.won)
-    held = [sum(1 for owner in won.values() if owner == p) for p in range(n_players)]
+    squares = state.squares
+    won = state._won
     table_moves = _tables.moves
     room = _tables.room
     with_column = _tables.with_column
@@ -150,24 +153,16 @@ def playout(
                 continue  # R14.2 forbids the stop: roll instead
             if record:
                 record(_STOP)
-            topped = []
-            for column, space in markers.items():
-                mine[column] = space  # R11.2
-                if space == heights[column]:  # R11.3, R9.3
-                    topped.append(column)
-                    won[column] = player
-                    held[player] += 1
-                    for theirs in squares:
-                        if theirs is not mine:
-                            theirs.pop(column, None)
+            found = settle_stop(rules, player, markers, squares, won)
+            squares, won = found.squares, found.won
             base = _tables.starts_after_stop(
-                base, rules, squares, won, player, markers, topped, situation
+                base, rules, squares, won, player, markers, found.claimed, situation
             )
-            if held[player] >= rules.columns_to_win:  # R12.1
+            if found.wins:
                 return _final(state, player, squares, won, base)
             break
         markers.clear()
-        player = (player + 1) % n_players
+        player = following(rules, player)
         mine = squares[player]
         situation = base[player]
 
@@ -175,25 +170,15 @@ def playout(
 def _final(
     state: State,
     winner: int,
-    squares: list[dict[int, int]],
-    won: dict[int, int],
+    squares: tuple[Mapping[int, int], ...],
+    won: ColumnMap,
     starts: tuple[int, ...],
 ) -> State:
-    """Return the finished game's state, built from the playout's dicts.
+    """Return the finished game's state, built from the playout's fields.
 
     The playout has played every rule, so the state is built without the
     constructor's checks (:func:`cantstop.transitions.successor`).
     """
-    final = tuple(ColumnMap(theirs) for theirs in squares)
     return successor(
-        state.rules,
-        winner,
-        Phase.OVER,
-        None,
-        ColumnMap(),
-        final,
-        ColumnMap(won),
-        starts[winner],
-        (),
-        starts,
+        state.rules, winner, Phase.OVER, None, ColumnMap(), squares, won, starts[winner], (), starts
     )
