@@ -240,7 +240,7 @@ def _newest_cases() -> tuple[int, list[Case]]:
 HELD_OUT = HeldOutStudy(
     "cantstop",
     SUITE,
-    Path(__file__).resolve().parents[2] / "examples" / "ports" / "javascript" / "port.js",
+    Path(__file__).resolve().parents[1] / "examples" / "ports" / "javascript" / "port.js",
     results_path().parent / "heldout-bugs.json",
     results_path().parent / "heldout.json",
     _newest_cases,
