@@ -32,8 +32,7 @@ conformance vectors (:mod:`cantstop.tags`) all read :func:`decide_stop`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cantstop.analysis import (
     Offer,
@@ -74,8 +73,7 @@ __all__ = [
 _from_sorted = ColumnMap._from_sorted_dict
 
 
-@dataclass(frozen=True, slots=True)
-class StopDecision:
+class StopDecision(NamedTuple):
     """What a stop does (R11, R9.3, R12.1, R2.3), as :func:`decide_stop` decides it.
 
     It says nothing of whether the stop is allowed: :func:`stop_blockers`
@@ -139,14 +137,14 @@ def settle_stop(
     heights = rules.heights
     claimed = [column for column, space in markers.items() if space == heights[column]]
     own = squares[stopper]
-    mine = dict(own)
+    mine = dict(own.items())
     mine.update(markers)  # R11.2: the markers become the stopper's squares
     if len(mine) != len(own):  # a new column: keep the columns in order
         mine = dict(sorted(mine.items()))
     mine_map = _from_sorted(mine)
     if claimed:  # R11.3: each topped column is won; R9.3: the others' squares there go
         claimed.sort()
-        won_dict = dict(won)
+        won_dict = dict(won.items())
         for column in claimed:
             won_dict[column] = stopper
         won = _from_sorted(dict(sorted(won_dict.items())))
