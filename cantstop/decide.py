@@ -32,8 +32,7 @@ conformance vectors (:mod:`cantstop.tags`) all read :func:`decide_stop`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from cantstop.analysis import (
     Offer,
@@ -52,6 +51,8 @@ from cantstop.refusals import Refusal, Share, refusal, stop_blockers
 if TYPE_CHECKING:
     from cantstop.state import State
 
+_from_sorted = ColumnMap._from_sorted_dict
+
 __all__ = [
     "Offer",
     "PairingAnalysis",
@@ -66,16 +67,14 @@ __all__ = [
     "decide_sum",
     "following",
     "landing",
+    "play_stop",
     "refusal",
     "settle_stop",
     "stop_blockers",
 ]
 
-_from_sorted = ColumnMap._from_sorted_dict
 
-
-@dataclass(frozen=True, slots=True)
-class StopDecision:
+class StopDecision(NamedTuple):
     """What a stop does (R11, R9.3, R12.1, R2.3), as :func:`decide_stop` decides it.
 
     It says nothing of whether the stop is allowed: :func:`stop_blockers`
@@ -116,6 +115,49 @@ def following(rules: Rules, player: int) -> int:
     return (player + 1) % rules.players
 
 
+def play_stop(
+    heights: Mapping[int, int],
+    columns_to_win: int,
+    stopper: int,
+    markers: Mapping[int, int],
+    squares: list[Mapping[int, int]],
+    won: Mapping[int, int],
+) -> tuple[list[int], bool, Mapping[int, int]]:
+    """Play a stop by ``stopper`` on plain maps; return what it claims, whether it wins, the won.
+
+    ``squares[stopper]`` must be a dict, which the markers are written into
+    (R11.2; a new column goes at its end).  Each marker on its column's top
+    space claims the column (R11.3), in the order of ``markers``; a player
+    with squares in a claimed column gets a new dict without them in
+    ``squares`` (R9.3), and the won columns come back as a new dict with the
+    claimed ones added (``won`` itself when nothing is claimed).  The stop
+    wins when it claims a column and the stopper then holds
+    ``columns_to_win`` columns (R12.1).  :func:`settle_stop` plays it for a
+    state; the fast playouts (:mod:`cantstop.playout`) on their own fields.
+
+    >>> squares = [{7: 4, 8: 1}, {}]
+    >>> play_stop({7: 13, 8: 11}, 1, 1, {8: 2, 7: 13}, squares, {})
+    ([7], True, {7: 1})
+    >>> squares
+    [{8: 1}, {8: 2, 7: 13}]
+    """
+    mine = squares[stopper]
+    claimed = []
+    for column, space in markers.items():
+        mine[column] = space  # type: ignore[index]
+        if space == heights[column]:
+            claimed.append(column)
+    if not claimed:
+        return claimed, False, won
+    won = dict(won.items())
+    for column in claimed:
+        won[column] = stopper
+    for player, theirs in enumerate(squares):
+        if player != stopper and any(column in theirs for column in claimed):
+            squares[player] = {c: v for c, v in theirs.items() if c not in claimed}
+    return claimed, [*won.values()].count(stopper) >= columns_to_win, won
+
+
 def settle_stop(
     rules: Rules,
     stopper: int,
@@ -125,48 +167,42 @@ def settle_stop(
 ) -> StopDecision:
     """Return what a stop by ``stopper`` does, given the fields of the position.
 
-    ``markers`` may list its columns in any order; ``squares`` are each
-    player's squares (kept as they are where the stop leaves them
-    unchanged, so they should be :class:`~cantstop.ColumnMap` values) and
-    ``won`` the won columns.  :func:`decide_stop` asks this of a state; the
-    fast playouts (:mod:`cantstop.playout`) ask it of their own fields.
+    ``squares`` are each player's squares and ``won`` the won columns, as
+    :class:`~cantstop.ColumnMap` values; the maps the stop leaves unchanged
+    are handed on as they are.  The stop is played by :func:`play_stop`.
+    :func:`decide_stop` asks this of a state.
 
     >>> from cantstop import ColumnMap, Rules
     >>> none = ColumnMap()
     >>> settle_stop(Rules(), 1, {7: 13}, (ColumnMap({7: 4}), none), none).lost
     ((7, 0, 4),)
     """
-    heights = rules.heights
-    claimed = [column for column, space in markers.items() if space == heights[column]]
+    heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
     own = squares[stopper]
-    mine = dict(own)
-    mine.update(markers)  # R11.2: the markers become the stopper's squares
-    if len(mine) != len(own):  # a new column: keep the columns in order
-        mine = dict(sorted(mine.items()))
-    mine_map = _from_sorted(mine)
-    if claimed:  # R11.3: each topped column is won; R9.3: the others' squares there go
+    mine = dict(own.items())
+    after: list[Mapping[int, int]] = [*squares]
+    after[stopper] = mine
+    claimed, wins, won_after = play_stop(
+        heights, rules.columns_to_win, stopper, markers, after, won
+    )
+    after[stopper] = _from_sorted(dict(sorted(mine.items())) if len(mine) != len(own) else mine)
+    if claimed:
         claimed.sort()
-        won_dict = dict(won)
-        for column in claimed:
-            won_dict[column] = stopper
-        won = _from_sorted(dict(sorted(won_dict.items())))
+        won = ColumnMap(won_after)
         lost = tuple(
             (column, player, theirs[column])
             for column in claimed
             for player, theirs in enumerate(squares)
             if player != stopper and column in theirs
         )
-        new_squares = tuple(
-            mine_map if player == stopper else _without(theirs, claimed)
-            for player, theirs in enumerate(squares)
-        )
+        for player, theirs in enumerate(after):
+            if theirs is not squares[player] and player != stopper:
+                after[player] = _from_sorted(dict(theirs.items()))
     else:
         lost = ()
-        new_squares = (*squares[:stopper], mine_map, *squares[stopper + 1 :])
-    held = sum(1 for owner in won.values() if owner == stopper)
-    wins = bool(claimed) and held >= rules.columns_to_win  # R12.1
+    held = [*won.values()].count(stopper)
     player = stopper if wins else following(rules, stopper)
-    return StopDecision(stopper, tuple(claimed), wins, held, new_squares, won, lost, player)
+    return StopDecision(stopper, tuple(claimed), wins, held, tuple(after), won, lost, player)
 
 
 def decide_stop(state: State) -> StopDecision:
@@ -178,10 +214,3 @@ def decide_stop(state: State) -> StopDecision:
     ((), False, 1, ColumnMap({7: 5, 9: 1}))
     """
     return settle_stop(state.rules, state.player, state.markers, state.squares, state._won)
-
-
-def _without(squares: Mapping[int, int], columns: Sequence[int]) -> Mapping[int, int]:
-    """Return ``squares`` without ``columns``: the squares a won column takes off (R9.3)."""
-    if not any(column in squares for column in columns):
-        return squares
-    return _from_sorted({c: v for c, v in squares.items() if c not in columns})

@@ -36,12 +36,12 @@ from cantstop.actions import Action, Stop
 from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
 from cantstop.config import Variant
-from cantstop.decide import following, settle_stop
+from cantstop.decide import following, play_stop
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
 from cantstop.refusals import stop_blockers
 from cantstop.state import Phase, State
-from cantstop.transitions import successor
+from cantstop.transitions import successor, turn_starts
 
 __all__ = ["ROLL_AGAIN", "playout", "random_action"]
 
@@ -84,17 +84,17 @@ def playout(
     situations of :mod:`cantstop._tables`, the landing of
     :func:`cantstop.analysis.landing`, the stop rule of
     :func:`cantstop.refusals.stop_blockers` and what a stop does,
-    :func:`cantstop.decide.settle_stop`.
+    :func:`cantstop.decide.play_stop`.
     """
     if state.phase is Phase.OVER:
         return state
     rules = state.rules
-    n_players = rules.players
     heights = dict(rules.heights)
+    target = rules.columns_to_win
     variant_a = rules.variant is Variant.A
     variant_b = rules.variant is Variant.B
-    squares = state.squares
-    won = state._won
+    squares: list[Mapping[int, int]] = [dict(theirs.items()) for theirs in state.squares]
+    won: Mapping[int, int] = dict(state._won.items())
     table_moves = _tables.moves
     room = _tables.room
     with_column = _tables.with_column
@@ -102,11 +102,9 @@ def playout(
     draw = rng.random
     record = actions.append if actions is not None else None
 
-    # Each player's situation at the start of their turn, kept up to date.
-    base = tuple(
-        sum(_tables.start_bits(rules, squares, won, p, c) for c in rules.heights)
-        for p in range(n_players)
-    )
+    # Each player's situation at the start of their turn (the engine's, found once
+    # per state), kept up to date.
+    base = turn_starts(state)
 
     player = state.player
     mine = squares[player]
@@ -153,12 +151,11 @@ def playout(
                 continue  # R14.2 forbids the stop: roll instead
             if record:
                 record(_STOP)
-            found = settle_stop(rules, player, markers, squares, won)
-            squares, won = found.squares, found.won
+            claimed, wins, won = play_stop(heights, target, player, markers, squares, won)
             base = _tables.starts_after_stop(
-                base, rules, squares, won, player, markers, found.claimed, situation
+                base, rules, squares, won, player, markers, claimed, situation
             )
-            if found.wins:
+            if wins:
                 return _final(state, player, squares, won, base)
             break
         markers.clear()
@@ -170,15 +167,25 @@ def playout(
 def _final(
     state: State,
     winner: int,
-    squares: tuple[Mapping[int, int], ...],
-    won: ColumnMap,
+    squares: list[Mapping[int, int]],
+    won: Mapping[int, int],
     starts: tuple[int, ...],
 ) -> State:
-    """Return the finished game's state, built from the playout's fields.
+    """Return the finished game's state, built from the playout's dicts.
 
     The playout has played every rule, so the state is built without the
     constructor's checks (:func:`cantstop.transitions.successor`).
     """
+    final = tuple(ColumnMap(theirs) for theirs in squares)
     return successor(
-        state.rules, winner, Phase.OVER, None, ColumnMap(), squares, won, starts[winner], (), starts
+        state.rules,
+        winner,
+        Phase.OVER,
+        None,
+        ColumnMap(),
+        final,
+        ColumnMap(won),
+        starts[winner],
+        (),
+        starts,
     )
