@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
 from fractions import Fraction
 
 from cantstop.actions import Roll
+from dicekit.dice import ordered_throws, sorted_outcomes
 
 __all__ = ["ORDERED_ROLLS", "pairings", "roll_outcomes", "sorted_dice"]
 
 #: All 1296 ordered rolls of four dice, each with probability 1/1296, in
 #: ``itertools.product`` order: ``ORDERED_ROLLS[0]`` is 1 1 1 1, the last 6 6 6 6.
-ORDERED_ROLLS: tuple[Roll, ...] = tuple(
-    Roll((a, b, c, d)) for a, b, c, d in itertools.product(range(1, 7), repeat=4)
-)
+ORDERED_ROLLS: tuple[Roll, ...] = tuple(Roll((a, b, c, d)) for a, b, c, d in ordered_throws(4))
 
 
 def pairings(dice: tuple[int, int, int, int]) -> tuple[tuple[int, int], ...]:
@@ -49,9 +46,7 @@ def roll_outcomes() -> tuple[tuple[Roll, Fraction], ...]:
     >>> outcomes[0]
     (Roll(dice=(1, 1, 1, 1)), Fraction(1, 1296))
     """
-    counts = Counter(sorted_dice(roll.dice) for roll in ORDERED_ROLLS)
-    total = len(ORDERED_ROLLS)
-    return tuple((Roll(dice), Fraction(count, total)) for dice, count in sorted(counts.items()))
+    return tuple((Roll((a, b, c, d)), chance) for (a, b, c, d), chance in sorted_outcomes(4))
 
 
 def sorted_dice(dice: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -52,7 +52,7 @@ def brief_json(value: object, width: int = 40, *, depth: int = 3) -> str:
     A record or a JSON form is written in JSON, so its values are quoted as
     its author wrote them: ``true``, ``null`` and ``"A"``, not Python's
     ``True``, ``None`` and ``'A'``, and a tuple as an array.  Long and deep
-    values are cut as :func:`~dicekit.quote.brief` cuts them.
+    values are cut as :func:`dicekit.quote.brief` cuts them.
 
     >>> brief_json(True), brief_json(None), brief_json('A'), brief_json([1, None, 'x'])
     ('true', 'null', '"A"', '[1, null, "x"]')

@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
+from dicekit.dice import sorted_outcomes
 from dicekit.protocol import JSON, Bot, Capability, GameInfo, Step
 from dicekit.rewards import winner_returns
 from dicekit.spec import ExampleFailure, ExampleKey, Played
@@ -42,7 +43,7 @@ __all__ = ["GAME", "ROLL_OUTCOMES", "FinishLine"]
 
 #: The 21 distinct rolls, smaller die first, with their exact chances (R4.1).
 ROLL_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
-    (Roll((a, b)), Fraction(1 if a == b else 2, 36)) for a in range(1, 7) for b in range(a, 7)
+    (Roll((a, b)), chance) for (a, b), chance in sorted_outcomes(2)
 )
 
 

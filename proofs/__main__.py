@@ -11,4 +11,4 @@ import sys
 from dicekit.proofs.command import main
 
 if __name__ == "__main__":
-    sys.exit(main("proofs"))
+    sys.exit(main("proofs", verbose_help="print every counterexample and witness"))

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dicekit.dice import FACES
 from tower.errors import InvalidActionValue, shown
-from tower.neutral.dice import FACES
 
 __all__ = ["Action", "Move", "Throw"]
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dicekit.boarddata import NAME, BoardFiles, canonical_text
 from tower.errors import InvalidBoard, shown
-from tower.neutral.boarddata import NAME, BoardFiles, canonical_text
 
 __all__ = [
     "BOARD_FILES",
@@ -213,7 +213,7 @@ def board_to_json(board: Board) -> dict[str, Any]:
 def board_from_json(data: object) -> Board:
     """Return the board of a JSON value; raise ``InvalidBoard`` naming the first rule broken (N4.6).
 
-    >>> from tower.neutral.boarddata import change
+    >>> from dicekit.boarddata import change
     >>> small = board_to_json(load_board('small'))
     >>> board_from_json(change(small, 'fields.4.star=false'))
     Traceback (most recent call last):

@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from dicekit.dice import FACES, usable_points
+from dicekit.store import Store
 from tower.config import Config
-from tower.neutral.dice import FACES, usable_points
-from tower.neutral.store import Store
 
 __all__ = [
     "Judged",

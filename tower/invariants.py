@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from dicekit.dice import FACES
 from tower.config import Config
 from tower.errors import InvalidState, shown
-from tower.neutral.dice import FACES
 
 if TYPE_CHECKING:
     from tower.state import Phase, State

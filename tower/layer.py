@@ -34,6 +34,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from dicekit.boarddata import change
+from dicekit.dice import sorted_outcomes
 from dicekit.errors import RuleError
 from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, Step
 from dicekit.rewards import winner_returns
@@ -44,8 +46,6 @@ from tower.actions import Action, Move, Throw
 from tower.board import board_to_json, load_board
 from tower.config import Config, make_config
 from tower.invariants import check_state
-from tower.neutral.boarddata import change
-from tower.neutral.dice import sorted_outcomes
 from tower.state import Event, Phase, State, new_game, perft
 
 __all__ = ["GAME", "TowerGame"]

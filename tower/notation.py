@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import json
 
+from dicekit.boarddata import NAME
 from tower.actions import Action, Move, Throw
 from tower.board import Board, board_from_json, load_board
 from tower.config import Config, make_config
 from tower.errors import InvalidBoard, InvalidConfig, NotationError
 from tower.invariants import find_violation
-from tower.neutral.boarddata import NAME
 from tower.state import Phase, State
 
 __all__ = ["format_action", "format_state", "parse_action", "parse_state"]

@@ -27,12 +27,12 @@ import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from dicekit.dice import ORDERED_THROWS
+from dicekit.turns import next_player
 from tower.actions import Action, Move, Throw
 from tower.config import Config
 from tower.decide import judge, natural, prioritised, settle, throw_outcome, view
 from tower.errors import IllegalAction, InvalidConfig, shown
-from tower.neutral.dice import ORDERED_THROWS
-from tower.neutral.turns import next_player
 
 __all__ = [
     "Event",

@@ -27,7 +27,7 @@ from cantstop.commands.options import int_option
 from cantstop.commands.report import UsageError
 from cantstop.config import Rules
 from cantstop.errors import CantStopError
-from cantstop.jsonform import rules_from_json, rules_to_json
+from cantstop.jsonform import rules_from_json
 from cantstop.players import PLAYERS
 
 __all__ = ["add_commands", "table_row"]
@@ -269,8 +269,3 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--svg", required=True, help="the plot to write")
     p.add_argument("--plan", required=True, help="the plan's figures to write (Markdown)")
     p.set_defaults(run=_report)
-
-
-def rules_text(rules: Rules) -> str:
-    """Return the rules' JSON form on one line, as ``--rules`` takes it."""
-    return json.dumps(rules_to_json(rules), separators=(",", ":"))

@@ -31,11 +31,24 @@ if TYPE_CHECKING:
 __all__ = ["command", "main"]
 
 
-def main(package: str, argv: Sequence[str] | None = None) -> int:
+#: The help of ``--group`` and ``-v`` unless a game words its own.
+GROUP_HELP = "run only this group (repeatable)"
+VERBOSE_HELP = "print every detail (counterexamples, witnesses, counts)"
+
+
+def main(
+    package: str,
+    argv: Sequence[str] | None = None,
+    *,
+    group_help: str = GROUP_HELP,
+    verbose_help: str = VERBOSE_HELP,
+) -> int:
     """Run ``python -m PACKAGE`` for the proofs package ``package``; return the exit status.
 
     ``PACKAGE.suite`` must define ``SUITE``.  Without z3 the status is 2,
-    with one line on stderr naming the extra to install.
+    with one line on stderr naming the extra to install.  ``group_help`` and
+    ``verbose_help`` word the help of ``--group`` and ``-v`` (a game keeps the
+    help its command has always printed).
     """
     prog = f"python -m {package}"
     try:
@@ -45,35 +58,42 @@ def main(package: str, argv: Sequence[str] | None = None) -> int:
             raise
         print(f"{prog}: error: {missing.msg}", file=sys.stderr)
         return 2
-    return command(suite, argv, prog)
+    return command(suite, argv, prog, group_help=group_help, verbose_help=verbose_help)
 
 
-def parser_for(suite: Suite, prog: str) -> argparse.ArgumentParser:
+def parser_for(
+    suite: Suite, prog: str, group_help: str = GROUP_HELP, verbose_help: str = VERBOSE_HELP
+) -> argparse.ArgumentParser:
     """Return the command's argument parser: ``--json``, ``--group``, ``--full`` if any, ``-v``."""
     parser = argparse.ArgumentParser(
         prog=prog, description=f"Run the z3 proofs of {suite.subject}."
     )
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the results file")
-    parser.add_argument(
-        "--group", action="append", choices=suite.groups, help="run only this group (repeatable)"
-    )
+    parser.add_argument("--group", action="append", choices=suite.groups, help=group_help)
     if suite.has_full:
         parser.add_argument("--full", action="store_true", help=suite.full_help)
     parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
-        help="print every detail (counterexamples, witnesses, counts)",
+        help=verbose_help,
     )
     return parser
 
 
-def command(suite: Suite, argv: Sequence[str] | None = None, prog: str = "python -m proofs") -> int:
+def command(
+    suite: Suite,
+    argv: Sequence[str] | None = None,
+    prog: str = "python -m proofs",
+    *,
+    group_help: str = GROUP_HELP,
+    verbose_help: str = VERBOSE_HELP,
+) -> int:
     """Run the command for ``suite``; return 0 if every result is as expected, 1 if not, 2 on error.
 
     A usage error exits from argparse with status 2, as every command does.
     """
-    args = parser_for(suite, prog).parse_args(argv)
+    args = parser_for(suite, prog, group_help, verbose_help).parse_args(argv)
     start = time.perf_counter()
     table = suite.table
     checks: list[Check] = []

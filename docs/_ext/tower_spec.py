@@ -27,11 +27,11 @@ from specsite.markup import Cell, figures_row, table
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from dicekit.boarddata import change
 from dicekit.errors import RuleError
 from dicekit.spec import Example
 from tower import GAME, Board, board_to_json, load_board, make_config, new_game
 from tower.board import BOARD_FILES
-from tower.neutral.boarddata import change
 
 __all__ = ["SITE_GAME", "ShippedBoard", "TowerSpec", "board_facts", "setup"]
 

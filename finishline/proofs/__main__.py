@@ -16,4 +16,8 @@ import sys
 from dicekit.proofs.command import main
 
 if __name__ == "__main__":
-    sys.exit(main("finishline.proofs"))
+    sys.exit(
+        main(
+            "finishline.proofs", group_help="run only this group", verbose_help="print every detail"
+        )
+    )

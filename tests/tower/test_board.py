@@ -10,9 +10,9 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given
 
+from dicekit.boarddata import canonical_text, change
 from tower import Board, InvalidBoard, board_from_json, board_to_json, load_board
 from tower.board import BOARD_FILES
-from tower.neutral.boarddata import canonical_text, change
 from tower.strategies import board_data
 
 BOARDS = Path(__file__).resolve().parents[2] / "tower" / "boards"

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from dicekit.boarddata import change
 from tests.tower.test_engine import TINY_STATE
 from tower import (
     GameError,
@@ -41,7 +42,6 @@ from tower import (
     state_to_json,
 )
 from tower.config import Config
-from tower.neutral.boarddata import change
 from tower.strategies import random_game
 
 PORT = Path(__file__).resolve().parents[2] / "tower" / "ports" / "javascript" / "port.js"

@@ -260,8 +260,8 @@ def test_action_json_errors(data: object, rule: str) -> None:
 
 def test_embedded_boards_in_text_and_json() -> None:
     """A board that is not shipped is embedded by its canonical text, and read back (N1.5, N3.1)."""
+    from dicekit.boarddata import change
     from tower import board_from_json, board_to_json
-    from tower.neutral.boarddata import change
 
     other = board_from_json(change(board_to_json(load_board("small")), 'title="Renamed"'))
     config = make_config(other, 2)

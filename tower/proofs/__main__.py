@@ -14,4 +14,10 @@ import sys
 from dicekit.proofs.command import main
 
 if __name__ == "__main__":
-    sys.exit(main("tower.proofs"))
+    sys.exit(
+        main(
+            "tower.proofs",
+            group_help="run one group (repeatable)",
+            verbose_help="print every detail",
+        )
+    )

@@ -23,11 +23,11 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from dicekit.dice import ORDERED_THROWS
 from dicekit.proofs import verdicts
 from tower.actions import Move, Throw
 from tower.config import Config, make_config
 from tower.errors import IllegalAction
-from tower.neutral.dice import ORDERED_THROWS
 from tower.notation import format_state
 from tower.proofs.model import CHOOSE, OVER, PY, THROW, Model, Shape, ShippedBoard, Vars
 from tower.state import Phase, State, new_game
