@@ -475,7 +475,8 @@ def _imports(path: Path) -> set[str]:
 
 #: The modules that hold command-line code besides the commands package: the entry points.
 COMMAND_CODE = {"cantstop/cli.py", "cantstop/__main__.py"}
-#: Modules run with ``python -m`` whose ``main`` hands the command line over to ``cantstop/commands``.
+#: Modules run with ``python -m`` whose ``main`` hands the command line over to
+#: ``cantstop/commands``.
 HANDS_OVER = {"cantstop/study.py"}
 
 
