@@ -59,6 +59,7 @@ from typing import (
 if TYPE_CHECKING:
     from dicekit.conformance.choice import OwnSuite
     from dicekit.conformance.serve import ServesOps
+    from dicekit.conformance.textfamilies import BrokenSetups
     from dicekit.record import OwnRecords
     from dicekit.spec import HasExampleKeys
 
@@ -138,6 +139,9 @@ class Capability(enum.Enum):
     OWN_RECORDS = ("OwnRecords", ("record_format",))
     #: A conformance suite of the game's own: :class:`dicekit.conformance.choice.OwnSuite`.
     OWN_SUITE = ("OwnSuite", ("conformance",))
+    #: Setups each made to break one rule of the game's own data (a board given as data):
+    #: :class:`dicekit.conformance.textfamilies.BrokenSetups`.
+    BROKEN_SETUPS = ("BrokenSetups", ("broken_setups",))
 
     @property
     def protocol(self) -> str:
@@ -468,6 +472,8 @@ def capable(game: object, capability: Literal[Capability.SERVES_OPS]) -> ServesO
 def capable(game: object, capability: Literal[Capability.OWN_RECORDS]) -> OwnRecords | None: ...
 @overload
 def capable(game: object, capability: Literal[Capability.OWN_SUITE]) -> OwnSuite | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.BROKEN_SETUPS]) -> BrokenSetups | None: ...
 @overload
 def capable(game: object, capability: Capability) -> object | None: ...
 def capable(game: object, capability: Capability) -> object | None:

@@ -41,7 +41,7 @@ from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, Step
 from dicekit.rewards import winner_returns
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
-from tower import jsonform, notation, tags
+from tower import boardfaults, jsonform, notation, tags
 from tower.actions import Action, Move, Throw
 from tower.board import board_to_json, load_board
 from tower.config import Config, make_config
@@ -73,6 +73,7 @@ class TowerGame:
                 Capability.ACTION_SPACE,
                 Capability.EXAMPLE_KEYS,
                 Capability.ORDERS_MOVES,
+                Capability.BROKEN_SETUPS,
             }
         ),
     )
@@ -168,6 +169,10 @@ class TowerGame:
         from tower.players import PLAYERS
 
         return PLAYERS
+
+    def broken_setups(self) -> list[tuple[JSON, str, tuple[str, ...]]]:
+        """Return boards each made to break one rule of R2 (:mod:`tower.boardfaults`)."""
+        return list(boardfaults.broken_setups())
 
     def example_keys(self) -> Mapping[str, ExampleKey]:
         """Return the game's own example keys: ``perft``, ``board`` and ``board-change``."""

@@ -21,15 +21,37 @@ import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from dicekit.conformance.pool import Pool, Setup, VectorError, make_case
 from dicekit.conformance.ranking import rule_key
 from dicekit.conformance.suite import Case
 from dicekit.errors import NotationError, RuleError
-from dicekit.protocol import JSON, Game
+from dicekit.protocol import JSON, Capability, Game, capable
 
-__all__ = ["edit", "invalid_cases", "notation_cases", "reading_rules", "spoil"]
+__all__ = [
+    "BrokenSetups",
+    "edit",
+    "invalid_cases",
+    "notation_cases",
+    "reading_rules",
+    "spoil",
+]
+
+
+class BrokenSetups(Protocol):
+    """:attr:`~dicekit.protocol.Capability.BROKEN_SETUPS`: setups made to break one rule each.
+
+    A game whose configuration holds data of its own (a board given as data)
+    offers configurations, each with one part of a valid one changed or
+    taken away, so that the rules that decide such data are asked; the
+    rejections keep those the game's reader refuses, with the rule it names.
+    """
+
+    def broken_setups(self) -> Sequence[tuple[JSON, str, tuple[str, ...]]]:
+        """Return configurations as JSON, each with what was changed and what a port needs."""
+        ...
+
 
 #: Characters every edit may draw from, besides those of the texts edited.
 EXTRA_CHARS = " -x9/,:+"
@@ -196,7 +218,58 @@ def invalid_cases(
     _setup_cases(game, setups, rng, count - len(cases), add)
     if texts:
         _mixed_cases(game, pool, random.Random("invalid-mixed"), MIXED, add)
+        _each_rule(game, pool, random.Random("invalid-each-rule"), add)
+    broken = capable(game, Capability.BROKEN_SETUPS)
+    for data, note, needs in broken.broken_setups() if broken is not None else ():
+        shown = json.dumps(data)[:200]
+        refused = _refusal(partial(_start, game, data), shown)
+        if refused is not None:
+            new = {"config": data, "first_player": 0}
+            add("new", [refused.rule], needs, new=new, note=note, expect={"error": refused.rule})
     return cases
+
+
+#: How many reachable states :func:`_each_rule` spoils every value of, and how many
+#: rejections it keeps for each rule the reader names.
+EACH_RULE_STATES = 80
+EACH_RULE_CASES = 4
+
+
+def _each_rule(
+    game: Game[Any, Any, Any], pool: Pool, rng: random.Random, add: Callable[..., None]
+) -> None:
+    """Add JSON states with one value changed, so that every rule the reader names is asked.
+
+    A few reachable states have every value changed in every way
+    :func:`spoil` may change it; of those the game's reader refuses, a few
+    are kept for each rule it names, the rules of the spec first.
+    """
+    found: dict[str, list[tuple[JSON, str, str]]] = {}
+    for text in rng.sample(pool.texts, min(EACH_RULE_STATES, len(pool.texts))):
+        data = game.state_to_json(pool.states[text])
+        for path in _paths(data):
+            parent = value_at(data, path[:-1])
+            value = value_at(data, path)
+            changes = _changes(value, isinstance(parent, dict))
+            if value is None:  # an absent thing made present: a number out of every range
+                changes += [(-1, "-1"), (10**6, "1000000")]
+            for becomes, words in changes:
+                spoiled = copy.deepcopy(data)
+                _put(spoiled, path, becomes)
+                refused = _refusal(
+                    partial(game.state_from_json, spoiled), json.dumps(spoiled)[:200]
+                )
+                if refused is not None:
+                    where = ".".join(map(str, path))
+                    found.setdefault(refused.rule, []).append((spoiled, f"{where}: {words}", text))
+    for rule in sorted(found, key=rule_key):
+        for spoiled, note, text in found[rule][:EACH_RULE_CASES]:
+            needs = pool.setups[text].needs
+            add("state", [rule], needs, json=spoiled, note=note, expect={"error": rule})
+
+
+def _start(game: Game[Any, Any, Any], data: JSON) -> object:
+    return game.new_game(game.config_from_json(data), 0)
 
 
 #: How many states made of two reachable states' parts the rejections hold, at most.

@@ -159,10 +159,15 @@ def test_v2_asks_every_case_of_v1_alike_and_adds_what_the_changelog_lists() -> N
     added = sorted(set(new) - set(old))
     reordered = [f"notation-{n:05d}" for n in range(1201, 1261)]
     mixed = [f"invalid-{n:05d}" for n in range(788, 908)]
-    assert added == sorted(reordered + mixed)
+    spoiled = [f"invalid-{n:05d}" for n in range(908, 940)]
+    assert added == sorted(reordered + mixed + spoiled)
     section = CHANGES.read_text(encoding="utf-8").split("**The finish-line race, v2**", 1)[1]
     section = " ".join(section.split("\n- **", 1)[0].split())
-    for first, last in ((reordered[0], reordered[-1]), (mixed[0], mixed[-1])):
+    for first, last in (
+        (reordered[0], reordered[-1]),
+        (mixed[0], mixed[-1]),
+        (spoiled[0], spoiled[-1]),
+    ):
         assert f"`{first}` to `{last}`" in section
     assert f"{len(new):,} cases" in section
 
