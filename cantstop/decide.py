@@ -4,22 +4,24 @@ Each rule of a turn is decided once, and the rest of the package reads the
 decision:
 
 * what a roll does, sum by sum and pairing by pairing, and the legal moves
-  it gives (R4 to R7): :func:`analyse_roll`, :func:`decide_sum`,
-  :func:`decide_offer` and :func:`landing`, written in
-  :mod:`cantstop.analysis`;
-* why an action is refused (R3, R5 to R7, R11.1, R14.2): :func:`refusal`
-  and :func:`stop_blockers`, written in :mod:`cantstop.refusals`;
+  it gives (R4 to R7): :func:`~cantstop.analysis.analyse_roll`,
+  :func:`~cantstop.analysis.decide_sum`, :func:`~cantstop.analysis.decide_offer`
+  and :func:`~cantstop.analysis.landing`, written in :mod:`cantstop.analysis`;
+* why an action is refused (R3, R5 to R7, R11.1, R14.2):
+  :func:`~cantstop.refusals.refusal` and :func:`~cantstop.refusals.stop_blockers`,
+  written in :mod:`cantstop.refusals`;
 * whose turn follows a turn (R2.3): :func:`following`, written here;
 * what a stop does (R11, R9.3, R12.1, R2.3): :func:`decide_stop`, written
   here, as a :class:`StopDecision`: the columns the stop claims, whether it
   wins the game, the squares it leaves (the stopper's progress made
   permanent, and the squares other players lose in a claimed column), the
-  won columns, and who moves next.
+  won columns, and who moves next.  The stop itself is played once, by
+  :func:`play_stop` on plain maps.
 
-The engine's stop (:func:`cantstop.transitions.apply_stop`), the fast
-playouts (:mod:`cantstop.playout`), the built-in players
-(:mod:`cantstop.players`), the explanations and the rule tags of the
-conformance vectors (:mod:`cantstop.tags`) all read :func:`decide_stop`.
+The engine's stop (:func:`cantstop.transitions.apply_stop`), the built-in
+players (:mod:`cantstop.players`), the explanations and the rule tags of the
+conformance vectors (:mod:`cantstop.tags`) read :func:`decide_stop`; the fast
+playouts (:mod:`cantstop.playout`) call :func:`play_stop` on their own dicts.
 
 >>> from cantstop import parse_state
 >>> found = decide_stop(parse_state('2:3,3:5/4:2 4:7 0d'))
@@ -77,7 +79,7 @@ __all__ = [
 class StopDecision(NamedTuple):
     """What a stop does (R11, R9.3, R12.1, R2.3), as :func:`decide_stop` decides it.
 
-    It says nothing of whether the stop is allowed: :func:`stop_blockers`
+    It says nothing of whether the stop is allowed: :func:`~cantstop.refusals.stop_blockers`
     says that (R14.2).
     """
 

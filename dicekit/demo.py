@@ -1,7 +1,7 @@
 """A demonstration game of any game between its built-in players, told turn by turn.
 
 :func:`play_demo` plays one game with every throw of the dice and every
-choice drawn from ``random.Random(seed)`` (:func:`dicekit.playing.play_out`)
+choice drawn from ``random.Random(seed)`` (:func:`dicekit.seeded.play_out`)
 and tells it: each turn on one line, in the game's action notation (``throws``
 for chance's actions, ``plays`` for the player's), then the state as the
 game draws it for a terminal (:class:`~dicekit.protocol.TextPicture`, or its
@@ -22,8 +22,8 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from dicekit.playing import Acted, play_out
 from dicekit.protocol import Capability, Game, capable
+from dicekit.seeded import Acted, play_out
 
 __all__ = ["picture", "play_demo", "told"]
 

@@ -7,7 +7,7 @@ simulate --game NAME`` prints: each seat's wins and win rate with its 95%
 Wilson score interval, and the mean length of a game in throws of the dice.
 
 Game ``i`` of a run gets its own generator, ``random.Random(f"{seed}/{i}")``,
-which throws the dice (:func:`dicekit.playing.throw`) and feeds the bots'
+which throws the dice (:func:`dicekit.seeded.throw`) and feeds the bots'
 own draws, and seat ``i % n`` begins it, so a run's results depend on the
 seed and nothing else: not on the number of processes or the order they
 finish in.  The process pool and the progress bar (:func:`run_chunks`) and
@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO, TypeVar
 
-from dicekit.playing import play_out, player_count
 from dicekit.protocol import Game
+from dicekit.seeded import play_out, player_count
 
 __all__ = [
     "MAX_GAMES",
@@ -162,7 +162,7 @@ def play_game(
 ) -> tuple[Any, GameResult]:
     """Play one game under ``config`` between ``bots`` (one per seat); return the end and result.
 
-    The dice and the bots draw from ``rng`` (:func:`dicekit.playing.play_out`).
+    The dice and the bots draw from ``rng`` (:func:`dicekit.seeded.play_out`).
     When ``record`` is a list, every action is appended to it.
     """
     state = game.new_game(config, first_player)

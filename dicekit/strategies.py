@@ -47,8 +47,8 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from dicekit.errors import RuleError
 from dicekit.nodes import decisions
-from dicekit.playing import play_out
 from dicekit.protocol import CHANCE, Game
+from dicekit.seeded import play_out
 
 __all__ = ["configs", "illegal_actions", "legal_actions", "reachable_states"]
 

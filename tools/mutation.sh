@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mutation check of the rules kernel (cantstop/state.py, transitions.py, _tables.py,
-# analysis.py, refusals.py and invariants.py) with mutmut ([tool.mutmut] in pyproject.toml
+# analysis.py, refusals.py, decide.py and invariants.py) with mutmut ([tool.mutmut] in pyproject.toml
 # says what is mutated and which tests run).
 #
 #   bash tools/mutation.sh [WORKDIR]

@@ -27,7 +27,7 @@ from cantstop.commands.report import INTERRUPTED, UsageError
 from cantstop.jsonform import rules_from_json
 from cantstop.simulate import MAX_GAMES, MAX_PROCESSES, simulate
 from dicekit import simulate as layer
-from dicekit.playing import player_count
+from dicekit.seeded import player_count
 
 __all__ = ["add_commands"]
 

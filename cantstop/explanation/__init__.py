@@ -12,7 +12,8 @@ the :class:`~cantstop.IllegalAction` that :meth:`State.apply
 
 Nothing is decided here: the pairings, sums, offers and moves are the
 engine's analysis of the roll (:func:`cantstop.analysis.analyse_roll`), the
-refusals the engine's (:func:`cantstop.refusals.refusal`), and what this
+refusals the engine's (:func:`cantstop.refusals.refusal`), what a stop would
+do the engine's (:func:`cantstop.decide.decide_stop`), and what this
 package adds is the sentences.  Every statement names the rules it applies.
 The statements, their sentences and the JSON form are fixed by
 ``spec/explain.md``; :data:`TEMPLATES` is that page's table of sentences.

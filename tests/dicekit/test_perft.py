@@ -20,8 +20,8 @@ import finishline
 import tower
 from cantstop.layer import GAME as CANTSTOP
 from dicekit.perft import NoChance, Perft, perft, weighted_outcomes
-from dicekit.playing import play_out
 from dicekit.protocol import Game
+from dicekit.seeded import play_out
 from tests.games import CONFIGS
 
 

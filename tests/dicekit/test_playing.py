@@ -1,4 +1,4 @@
-"""Seeded play of any game (``dicekit/playing.py``): exact odds, bots, chance, whole games."""
+"""Seeded play of any game (``dicekit/seeded.py``): exact odds, bots, chance, whole games."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from cantstop import Stop
 from cantstop.layer import GAME as CANTSTOP
 from dicekit.errors import GameError
 from dicekit.perft import weighted_outcomes
-from dicekit.playing import NoAction, next_action, pick, play_out, player_count, throw
 from dicekit.protocol import CHANCE, Game
+from dicekit.seeded import NoAction, next_action, pick, play_out, player_count, throw
 
 
 class _Counting(random.Random):

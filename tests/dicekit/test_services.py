@@ -42,8 +42,8 @@ from dicekit.errors import IllegalAction
 from dicekit.nodes import Kind, decider, decisions, kind
 from dicekit.perft import perft, weighted_outcomes
 from dicekit.play import Console, play
-from dicekit.playing import play_out
 from dicekit.protocol import CHANCE, Capability, Game, undeclared
+from dicekit.seeded import play_out
 from dicekit.simulate import simulate
 from dicekit.strategies import illegal_actions, legal_actions, reachable_states
 from tests.dicekit.toy import TOY
