@@ -233,6 +233,16 @@ class State:
         return self._won
 
     @property
+    def config(self) -> Rules:
+        """The configuration, :attr:`rules`, under the name every game's states give it.
+
+        >>> state = new_game(Rules(players=3))
+        >>> state.config is state.rules, state.config.players
+        (True, 3)
+        """
+        return self.rules
+
+    @property
     def winner(self) -> int | None:
         """The player who has won the game, or ``None`` while it goes on (R12.1).
 
