@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from dicekit.turns import is_player
 from finishline.board import Cell
 from finishline.config import Config
 from finishline.errors import InvalidState, brief
@@ -117,9 +118,7 @@ def read_board(board: object, players: int) -> Board:
     else:
         raise InvalidState(f"a board has 24 cells, not {brief(board)}", "R12.1")
     for c, owner in enumerate(cells):
-        if owner is not None and (
-            not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < players
-        ):
+        if owner is not None and not is_player(owner, players):
             raise InvalidState(
                 f"{Cell(c)} names player {brief(owner)}; the players are 0 to {players - 1}",
                 "R12.1",
