@@ -15,6 +15,7 @@ text and the parser accepts only that text.
 
 from __future__ import annotations
 
+from dicekit.textreader import TextReader
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
 from finishline.board import CELLS, LETTERS, Cell
 from finishline.config import DEFAULT_COUNTERS, MAX_PLAYERS, MIN_PLAYERS, Config
@@ -71,26 +72,8 @@ def format_action(action: Action) -> str:
     raise TypeError(f"not an action: {brief(action)}")
 
 
-class _Reader:
-    """A cursor over notation text that reports errors at the current position."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-
-    def fail(self, message: str, rule: str, pos: int | None = None) -> NotationError:
-        return NotationError(message, self.text, self.pos if pos is None else pos, rule)
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def found(self) -> str:
-        return repr(self.peek()) if self.peek() else "the end"
-
-    def expect(self, char: str, rule: str, what: str) -> None:
-        if self.peek() != char:
-            raise self.fail(f"expected {what}, found {self.found()}", rule)
-        self.pos += 1
+class _Reader(TextReader):
+    """The layer's cursor over notation text, reading the race's cells."""
 
     def cell(self, rule: str) -> Cell:
         letter = self.peek()
