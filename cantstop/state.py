@@ -33,7 +33,7 @@ from cantstop.invariants import validate
 from cantstop.phase import Phase
 from cantstop.refusals import stop_blockers
 from dicekit.quote import brief
-from dicekit.turns import is_player
+from dicekit.turns import check_first_player
 
 # DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
 __all__ = [
@@ -389,12 +389,7 @@ def new_game(rules: Rules | None = None, first_player: int = 0) -> State:
         rules = Rules()
     if not isinstance(rules, Rules):
         raise InvalidRules(f"rules must be a Rules value, not {brief(rules)}", "R15.1")
-    if not is_player(first_player, rules.players):
-        raise InvalidRules(
-            f"first_player must be a player from 0 to {rules.players - 1}, "
-            f"not {brief(first_player)}",
-            "R2.2",
-        )
+    check_first_player(first_player, rules.players, InvalidRules, "R2.2", brief)
     return State(rules, first_player, Phase.ROLL)
 
 
