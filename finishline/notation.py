@@ -19,6 +19,7 @@ from dicekit.textreader import TextReader
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
 from finishline.board import CELLS, LETTERS, Cell
 from finishline.config import DEFAULT_COUNTERS, MAX_PLAYERS, MIN_PLAYERS, Config
+from finishline.decide import format_move
 from finishline.errors import (
     InvalidActionValue,
     InvalidConfig,
@@ -63,12 +64,8 @@ def format_action(action: Action) -> str:
     """
     if isinstance(action, Roll):
         return f"r{action.dice[0]}{action.dice[1]}"
-    if isinstance(action, Play):
-        return ",".join(move.text for move in action.moves)
-    if isinstance(action, Sideways):
-        return f"{action.cell.name}-{action.to.name}"
-    if isinstance(action, Double):
-        return f"double:{action.cell.name}"
+    if isinstance(action, Play | Sideways | Double):
+        return format_move(action)
     raise TypeError(f"not an action: {brief(action)}")
 
 
