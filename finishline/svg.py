@@ -146,28 +146,21 @@ def state_svg(state: State) -> str:
             f'<circle cx="{_MARGIN + 8}" cy="{y + 8}" r="7" fill="{_colour(p)}" stroke="{_INK}"/>'
         )
         parts.append(_text(_MARGIN + 22, y + 13, f"player {p} ({name})", 14))
-        parts.append(
-            _text(
-                _MARGIN + 170,
-                y + 13,
-                f"in hand {state.hand[p]}",
-                14,
-                class_="hand",
-                data_player=str(p),
-                data_value=str(state.hand[p]),
+        for x, kind, words, count in (
+            (_MARGIN + 170, "hand", "in hand", state.hand[p]),
+            (_MARGIN + 260, "across", "across", state.across[p]),
+        ):
+            parts.append(
+                _text(
+                    x,
+                    y + 13,
+                    f"{words} {count}",
+                    14,
+                    class_=kind,
+                    data_player=str(p),
+                    data_value=str(count),
+                )
             )
-        )
-        parts.append(
-            _text(
-                _MARGIN + 260,
-                y + 13,
-                f"across {state.across[p]}",
-                14,
-                class_="across",
-                data_player=str(p),
-                data_value=str(state.across[p]),
-            )
-        )
     parts.append(_text(_MARGIN, height - 14, notation, 13, style=_MONO, class_="notation"))
     parts.append("</svg>")
     return "\n".join(parts)
