@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from finishline.decide import Board
     from finishline.state import State
 
-__all__ = ["read_board", "validate"]
+__all__ = ["read_board", "too_many_counters", "validate"]
 
 
 def validate(state: State) -> None:
@@ -52,15 +52,11 @@ def validate(state: State) -> None:
     across = tuple(across)
     set_(state, "across", across)
     hand = []
+    surplus = too_many_counters(board, across, config.counters)
+    if surplus is not None:
+        raise InvalidState(surplus[1], "R12.3")
     for p in range(n):
-        on_board = board.count(p)
-        if on_board + across[p] > config.counters:
-            raise InvalidState(
-                f"player {p} has {on_board} counters on the board and {across[p]} across, "
-                f"more than {config.counters}",
-                "R12.3",
-            )
-        hand.append(config.counters - on_board - across[p])
+        hand.append(config.counters - board.count(p) - across[p])
     set_(state, "hand", tuple(hand))
     player = state.player
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
@@ -109,6 +105,29 @@ def validate(state: State) -> None:
         )
     else:
         set_(state, "_legal", None)
+
+
+def too_many_counters(
+    board: Sequence[int | None], across: Sequence[int], counters: int
+) -> tuple[int, str] | None:
+    """Return the first player with more counters on the board and across than ``counters``.
+
+    The player and the sentence that says so (R12.3), or ``None`` when every
+    player has at most ``counters``.
+
+    >>> too_many_counters([0, 0, None, 1], [5, 0], 6)
+    (0, 'player 0 has 2 counters on the board and 5 across, more than 6')
+    >>> too_many_counters([0, None], [1, 2], 6) is None
+    True
+    """
+    for p, gone in enumerate(across):
+        on_board = board.count(p)
+        if on_board + gone > counters:
+            return p, (
+                f"player {p} has {on_board} counters on the board and {gone} across, "
+                f"more than {counters}"
+            )
+    return None
 
 
 def read_board(board: object, players: int) -> Board:

@@ -27,6 +27,7 @@ from finishline.errors import (
     NotationError,
     brief,
 )
+from finishline.invariants import too_many_counters
 from finishline.state import Phase, State
 
 __all__ = ["format_action", "format_state", "parse_action", "parse_state"]
@@ -236,16 +237,9 @@ def _build(
                 where,
                 "N1.2",
             )
-    for p in range(players):
-        on_board = board.count(p)
-        if on_board + across[p] > config.counters:
-            raise NotationError(
-                f"player {p} has {on_board} counters on the board and {across[p]} across, "
-                f"more than {config.counters}",
-                text,
-                spots[p],
-                "R12.3",
-            )
+    surplus = too_many_counters(board, across, config.counters)
+    if surplus is not None:
+        raise NotationError(surplus[1], text, spots[surplus[0]], "R12.3")
     try:
         return State(config, player, phase, dice, tuple(board), tuple(across))
     except InvalidState as exc:
