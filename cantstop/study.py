@@ -22,7 +22,6 @@ listed in ``spec/conformance/heldout-bugs.json``; its results are
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -248,56 +247,49 @@ HELD_OUT = HeldOutStudy(
 )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the study, print its table and optionally write the results file.
+def run(subset: str, mutants: Sequence[str], jobs: int, json_path: Path | None) -> int:
+    """Run the study on the ``subset`` (``all`` or ``fast``) of the vectors; print its table.
 
-    With ``--held-out`` first, run the held-out study (:data:`HELD_OUT`).
-    Exit status 0 when the targets are met, 1 when not.
+    ``mutants`` are the seeded bugs to run, ``jobs`` the ports run at a time;
+    with ``json_path``, the results file is written there.  Return 0 when
+    the targets are met, 1 when not.
     """
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--held-out"]:
-        return HELD_OUT.main(argv[1:])
-    parser = argparse.ArgumentParser(
-        prog="python -m cantstop.conformance.study",
-        description="Run the conformance suite against every seeded bug and rank the rule "
-        "at fault.",
-    )
-    parser.add_argument("--subset", choices=("all", "fast"), default="all")
-    parser.add_argument("--json", type=Path, metavar="FILE", help="write the results file")
-    parser.add_argument("--jobs", type=int, default=2, metavar="N", help="ports run at a time")
-    parser.add_argument(
-        "--mutant", action="append", choices=list(MUTANTS), metavar="NAME", help="only these"
-    )
-    args = parser.parse_args(argv)
     cases = harness.load_cases(generate.vectors_dir())
-    if args.subset == "fast":
+    if subset == "fast":
         cases = fast_subset(cases)
     outcomes = run_study(
         cases,
-        args.mutant or list(MUTANTS),
-        jobs=args.jobs,
+        list(mutants),
+        jobs=jobs,
         progress=lambda o: print(f"{o.mutant}: rank {o.rank}", file=sys.stderr, flush=True),
     )
     for line in table_lines(outcomes):
         print(line)
-    if args.json:
+    if json_path:
         command = ["python", "-m", "cantstop.conformance.study"]
-        if args.subset != "all":
-            command += ["--subset", args.subset]
-        command += ["--json", args.json.as_posix()]
+        if subset != "all":
+            command += ["--subset", subset]
+        command += ["--json", json_path.as_posix()]
         data = {
             "generated_by": " ".join(command),
             "vectors": generate.vectors_dir().name,
-            "subset": args.subset,
+            "subset": subset,
             "cases": len(cases),
             "targets": {"first_share": FIRST_SHARE, "top": TOP},
             "outcomes": [o.to_json(MUTANTS[o.mutant].summary) for o in outcomes],
         }
-        args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        json_path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     missed = misses(outcomes)
     for line in missed:
         print(f"target missed: {line}")
     return 1 if missed else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the study as :func:`cantstop.commands.vectors.study_main` says."""
+    from cantstop.commands.vectors import study_main
+
+    return study_main(argv)
 
 
 if __name__ == "__main__":  # pragma: no cover
