@@ -44,13 +44,18 @@ from cantstop.actions import Action
 Recorded = tuple[list[int], list[Action]]
 
 
-def _best_seconds(rounds: int, run: Callable[[], None]) -> float:
+def best_seconds(rounds: int, run: Callable[[], None]) -> float:
+    """Return the least CPU time of ``rounds`` calls of ``run``, in seconds (never quite 0).
+
+    The benchmarks of the adapters and of the batched environment time their
+    rounds with it.
+    """
     best = float("inf")
     for _ in range(rounds):
         start = time.process_time()
         run()
         best = min(best, time.process_time() - start)
-    return best
+    return max(best, 1e-9)
 
 
 def _replay_engine(rules: Rules, games: list[list[Action]]) -> None:
@@ -76,9 +81,9 @@ def _figure(
         for seed, (actions, _) in enumerate(recorded):
             replay(seed, actions)
 
-    seconds = _best_seconds(rounds, adapter)
+    seconds = best_seconds(rounds, adapter)
     engine_games = [engine for _, engine in recorded]
-    engine = _best_seconds(rounds, lambda: _replay_engine(rules, engine_games))
+    engine = best_seconds(rounds, lambda: _replay_engine(rules, engine_games))
     steps = sum(len(actions) for actions, _ in recorded)
     engine_actions = sum(len(actions) for actions in engine_games)
     return {
@@ -102,7 +107,7 @@ def _per_call(rounds: int, calls: list[Callable[[], object]], repeat: int = 20) 
             for _ in range(repeat):
                 call()
 
-    return 1e6 * _best_seconds(rounds, run) / (len(calls) * repeat)
+    return 1e6 * best_seconds(rounds, run) / (len(calls) * repeat)
 
 
 def _openspiel(games: int, rounds: int) -> list[dict[str, Any]]:

@@ -24,23 +24,14 @@ vector environments run in Gymnasium's default next-step autoreset mode.
 from __future__ import annotations
 
 import importlib.util
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from benchmarks.adapters import best_seconds
+
 #: The numbers of games the batched environment is measured at.
 SIZES = (1, 16, 256)
-
-
-def _best_seconds(rounds: int, run: Callable[[], None]) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return max(best, 1e-9)
 
 
 def _random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -66,7 +57,7 @@ def _vector(envs: Any, steps: int, rounds: int, seed: int) -> float:
         if not np.array_equal(out[0]["observation"], last):
             raise AssertionError("the replay did not play the recorded games")
 
-    return _best_seconds(rounds, replay)
+    return best_seconds(rounds, replay)
 
 
 def _single(env: Any, steps: int, rounds: int, seed: int) -> tuple[float, int]:
@@ -95,7 +86,7 @@ def _single(env: Any, steps: int, rounds: int, seed: int) -> tuple[float, int]:
         if not np.array_equal(out[0]["observation"], last):
             raise AssertionError("the replay did not play the recorded games")
 
-    return _best_seconds(rounds, replay), total
+    return best_seconds(rounds, replay), total
 
 
 def bench_batched(steps: int, rounds: int) -> dict[str, Any] | None:

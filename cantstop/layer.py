@@ -50,7 +50,7 @@ from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.spec import PERFT, spec_dir
 from cantstop.state import Event, Phase, State, new_game
 from dicekit.protocol import CHANCE, Bot, Capability, Chance, GameInfo, Step
-from dicekit.rewards import winner_returns
+from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleKey
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class PlayerBot:
         return CHANCE
 
 
-class CantStop:
+class CantStop(SeatedGame):
     """Can't Stop on the game-neutral layer; :data:`GAME` is its one instance."""
 
     info = GameInfo(
@@ -118,30 +118,11 @@ class CantStop:
     # -- the core: configuration, states, chance, returns ----------------------------
     new_game = staticmethod(new_game)
     apply = staticmethod(State.apply)
+    over = Phase.OVER
 
     def config(self, players: int) -> Rules:
         """Return the standard rules for ``players`` players (R15.1)."""
         return Rules(players=players)
-
-    def player_count(self, config: Rules) -> int:
-        """Return the number of players of ``config`` (R15.1)."""
-        return config.players
-
-    def player(self, state: State) -> int:
-        """Return whose turn it is (the winner once the game is over)."""
-        return state.player
-
-    def is_over(self, state: State) -> bool:
-        """Return whether the game has ended (R12)."""
-        return state.phase is Phase.OVER
-
-    def winner(self, state: State) -> int | None:
-        """Return the winner, or ``None`` while the game goes on (R12.1)."""
-        return state.winner
-
-    def returns(self, state: State) -> tuple[float, ...]:
-        """Return each player's return: the layer's convention for the winner (R12.1)."""
-        return winner_returns(state.rules.players, state.winner)
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
         """Return the 126 sorted rolls and their chances where the player may roll, else nothing."""

@@ -23,6 +23,7 @@ from cantstop.config import Rules, Variant
 from cantstop.errors import InvalidRules, InvalidState, NotationError
 from cantstop.state import Phase, State
 from dicekit.quote import brief, brief_digits
+from dicekit.textreader import TextReader
 
 __all__ = ["format_action", "format_state", "parse_action", "parse_state"]
 
@@ -73,24 +74,10 @@ def format_action(action: Action) -> str:
     raise TypeError(f"not an action: {brief(action)}")
 
 
-class _Reader:
-    """A cursor over notation text that reports errors at the current position."""
+class _Reader(TextReader):
+    """The layer's cursor over notation text, reading Can't Stop's numbers and cells."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-
-    def fail(self, message: str, rule: str, pos: int | None = None) -> NotationError:
-        return NotationError(message, self.text, self.pos if pos is None else pos, rule)
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def expect(self, char: str, rule: str, what: str) -> None:
-        if self.peek() != char:
-            found = repr(self.peek()) if self.peek() else "the end"
-            raise self.fail(f"expected {what}, found {found}", rule)
-        self.pos += 1
+    error = NotationError
 
     def number(self, rule: str, what: str) -> int:
         start = self.pos
@@ -98,8 +85,7 @@ class _Reader:
             self.pos += 1
         digits = self.text[start : self.pos]
         if not digits:
-            found = repr(self.peek()) if self.peek() else "the end"
-            raise self.fail(f"expected {what}, found {found}", rule)
+            raise self.fail(f"expected {what}, found {self.found()}", rule)
         if digits[0] == "0" and len(digits) > 1:
             raise self.fail(f"{what} has a leading zero", rule, start)
         if len(digits) > 3:

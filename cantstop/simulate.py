@@ -36,10 +36,10 @@ from cantstop.state import Event, Phase, State, new_game
 from dicekit.simulate import (
     MAX_GAMES,
     MAX_PROCESSES,
+    WinTally,
     chunks,
     mean_interval,
     run_chunks,
-    tally_wins,
     wilson_interval,
     win_rows,
 )
@@ -130,7 +130,7 @@ def _play_chunk(job: tuple[tuple[str, ...], str, int, int, int]) -> list[GameRes
 
 
 @dataclass(frozen=True)
-class Simulation:
+class Simulation(WinTally):
     """The results of :func:`simulate`."""
 
     #: The players' names, one per seat.
@@ -141,16 +141,6 @@ class Simulation:
     seed: int
     #: Each game's result, in game order.
     results: tuple[GameResult, ...]
-
-    @property
-    def games(self) -> int:
-        """The number of games played."""
-        return len(self.results)
-
-    @property
-    def wins(self) -> tuple[int, ...]:
-        """Games won by each seat."""
-        return tally_wins((r.winner for r in self.results), len(self.players))
 
     def mean_turns(self) -> tuple[float, float]:
         """Return the mean number of turns per game and the half-width of its 95% interval."""

@@ -33,6 +33,7 @@ from cantstop.invariants import validate
 from cantstop.phase import Phase
 from cantstop.refusals import stop_blockers
 from dicekit.quote import brief
+from dicekit.turns import check_first_player
 
 # DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
 __all__ = [
@@ -233,6 +234,16 @@ class State:
         return self._won
 
     @property
+    def config(self) -> Rules:
+        """The configuration, :attr:`rules`, under the name every game's states give it.
+
+        >>> state = new_game(Rules(players=3))
+        >>> state.config is state.rules, state.config.players
+        (True, 3)
+        """
+        return self.rules
+
+    @property
     def winner(self) -> int | None:
         """The player who has won the game, or ``None`` while it goes on (R12.1).
 
@@ -378,16 +389,7 @@ def new_game(rules: Rules | None = None, first_player: int = 0) -> State:
         rules = Rules()
     if not isinstance(rules, Rules):
         raise InvalidRules(f"rules must be a Rules value, not {brief(rules)}", "R15.1")
-    if (
-        not isinstance(first_player, int)
-        or isinstance(first_player, bool)
-        or not 0 <= first_player < rules.players
-    ):
-        raise InvalidRules(
-            f"first_player must be a player from 0 to {rules.players - 1}, "
-            f"not {brief(first_player)}",
-            "R2.2",
-        )
+    check_first_player(first_player, rules.players, InvalidRules, "R2.2", brief)
     return State(rules, first_player, Phase.ROLL)
 
 

@@ -29,6 +29,8 @@ from xml.sax.saxutils import escape, quoteattr
 from cantstop.actions import InvalidActionValue
 from cantstop.notation import format_state
 from cantstop.state import Phase, State
+from dicekit import svgparts
+from dicekit.svgparts import num as _num
 
 __all__ = ["PLAYER_COLOURS", "PLAYER_NAMES", "dice_svg", "state_svg"]
 
@@ -68,22 +70,6 @@ _LEGEND_ROW = 22
 _PLAYER_ENTRY = 92  # width of one player's entry in the legend
 _MARKER_ENTRY = 76  # width of the marker's entry in the legend
 
-# Pip positions on a die, as fractions of its side.
-_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0.5, 0.5),),
-    2: ((0.27, 0.27), (0.73, 0.73)),
-    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
-    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
-    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
-    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
-}
-
-
-def _num(value: float) -> str:
-    """Write a coordinate with at most two decimals and no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
 
 def _tint(colour: str, amount: float) -> str:
     """Mix ``colour`` (``#rrggbb``) with white; ``amount`` 0 is white, 1 the colour."""
@@ -104,18 +90,7 @@ def _check_dice(dice: Sequence[int]) -> None:
 
 def _die(x: float, y: float, value: int, size: float = _DIE) -> list[str]:
     """Return the elements of one die whose top left corner is at (x, y)."""
-    parts = [
-        f'<g class="die" data-value="{value}">',
-        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(size)}" height="{_num(size)}" '
-        f'rx="{_num(size * 0.2)}" fill="#ffffff" stroke="{_INK}" stroke-width="1.5"/>',
-    ]
-    for px, py in _PIPS[value]:
-        parts.append(
-            f'<circle class="pip" cx="{_num(x + px * size)}" cy="{_num(y + py * size)}" '
-            f'r="{_num(size * 0.09)}" fill="{_INK}"/>'
-        )
-    parts.append("</g>")
-    return parts
+    return svgparts.die(x, y, value, size, _INK, size * 0.2, "pip")
 
 
 def _document(kind: str, width: float, height: float, title: str, body: list[str]) -> str:

@@ -12,14 +12,8 @@ simulation, Hypothesis strategies and the research adapters.
 The layer imports no game and names none, and no game imports another.
 """
 
-from dicekit.errors import (
-    GameError,
-    IllegalAction,
-    InvalidConfig,
-    InvalidState,
-    NotationError,
-    RuleError,
-)
+from dicekit import errors
+from dicekit.errors import *  # noqa: F403  (every error a game raises)
 from dicekit.protocol import Capability, Core, Forms, Game, GameInfo, Step, Stepping
 
 __all__ = [
@@ -27,13 +21,8 @@ __all__ = [
     "Core",
     "Forms",
     "Game",
-    "GameError",
     "GameInfo",
-    "IllegalAction",
-    "InvalidConfig",
-    "InvalidState",
-    "NotationError",
-    "RuleError",
     "Step",
     "Stepping",
+    *errors.__all__,
 ]

@@ -35,7 +35,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import Any, NoReturn, Protocol, TextIO, TypeVar
 
 from dicekit.protocol import Game
 from dicekit.seeded import play_out, player_count
@@ -47,6 +47,7 @@ __all__ = [
     "GameResult",
     "ProgressBar",
     "Simulation",
+    "WinTally",
     "chunks",
     "command",
     "default_players",
@@ -178,18 +179,22 @@ def play_game(
     return state, GameResult(winner, first_player, throws, actions)
 
 
-@dataclass(frozen=True)
-class Simulation:
-    """The results of :func:`simulate`."""
+class _Won(Protocol):
+    """A game's result that names the seat that won."""
 
-    #: The game's name (``game.info.name``).
-    game: str
-    #: The players' names, one per seat.
+    @property
+    def winner(self) -> int: ...
+
+
+class WinTally:
+    """The games of a run and the wins of each seat, from its players and each game's result.
+
+    The results of a simulation derive from it and hold ``players`` (the
+    names, one per seat) and ``results`` (each game's, in game order).
+    """
+
     players: tuple[str, ...]
-    #: The seed of the run.
-    seed: int
-    #: Each game's result, in game order.
-    results: tuple[GameResult, ...]
+    results: tuple[_Won, ...]
 
     @property
     def games(self) -> int:
@@ -200,6 +205,20 @@ class Simulation:
     def wins(self) -> tuple[int, ...]:
         """Games won by each seat."""
         return tally_wins((r.winner for r in self.results), len(self.players))
+
+
+@dataclass(frozen=True)
+class Simulation(WinTally):
+    """The results of :func:`simulate`."""
+
+    #: The game's name (``game.info.name``).
+    game: str
+    #: The players' names, one per seat.
+    players: tuple[str, ...]
+    #: The seed of the run.
+    seed: int
+    #: Each game's result, in game order.
+    results: tuple[GameResult, ...]
 
     @property
     def firsts(self) -> tuple[int, ...]:

@@ -15,26 +15,14 @@ State('..../..0./..../..../0.../.... 0/0 1r')
 (4, 6)
 """
 
+from dicekit.errors import *  # noqa: F403  (the layer's errors are the game's)
+from dicekit.errors import __all__ as _LAYER_ERRORS
+from finishline import jsonform
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
 from finishline.board import CELLS, LETTERS, ROWS, Board, Cell, board_from, cell_at
 from finishline.config import DEFAULT_COUNTERS, Config
-from finishline.errors import (
-    GameError,
-    IllegalAction,
-    InvalidActionValue,
-    InvalidConfig,
-    InvalidState,
-    NotationError,
-    RuleError,
-)
-from finishline.jsonform import (
-    action_from_json,
-    action_to_json,
-    config_from_json,
-    config_to_json,
-    state_from_json,
-    state_to_json,
-)
+from finishline.errors import InvalidActionValue
+from finishline.jsonform import *  # noqa: F403  (the JSON forms, every one)
 from finishline.layer import GAME, ROLL_OUTCOMES, FinishLine
 from finishline.notation import format_action, format_state, parse_action, parse_state
 from finishline.state import Event, Perft, Phase, State, Step, new_game, perft
@@ -53,33 +41,23 @@ __all__ = [
     "Double",
     "Event",
     "FinishLine",
-    "GameError",
-    "IllegalAction",
     "InvalidActionValue",
-    "InvalidConfig",
-    "InvalidState",
     "Move",
-    "NotationError",
     "Perft",
     "Phase",
     "Play",
     "Roll",
-    "RuleError",
     "Sideways",
     "State",
     "Step",
-    "action_from_json",
-    "action_to_json",
     "board_from",
     "cell_at",
-    "config_from_json",
-    "config_to_json",
     "format_action",
     "format_state",
     "new_game",
     "parse_action",
     "parse_state",
     "perft",
-    "state_from_json",
-    "state_to_json",
+    *_LAYER_ERRORS,
+    *jsonform.__all__,
 ]

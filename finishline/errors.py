@@ -10,25 +10,11 @@ dice.
 from __future__ import annotations
 
 from dicekit import quote
-from dicekit.errors import (
-    GameError,
-    IllegalAction,
-    InvalidConfig,
-    InvalidState,
-    NotationError,
-    RuleError,
-)
+from dicekit.errors import *  # noqa: F403  (every error of the layer is the game's)
+from dicekit.errors import RuleError
+from dicekit.errors import __all__ as _LAYER_ERRORS
 
-__all__ = [
-    "GameError",
-    "IllegalAction",
-    "InvalidActionValue",
-    "InvalidConfig",
-    "InvalidState",
-    "NotationError",
-    "RuleError",
-    "brief",
-]
+__all__ = [*_LAYER_ERRORS, "InvalidActionValue", "brief"]
 
 
 class InvalidActionValue(RuleError):

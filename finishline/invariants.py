@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from dicekit.turns import is_player
 from finishline.board import Cell
 from finishline.config import Config
 from finishline.errors import InvalidState, brief
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from finishline.decide import Board
     from finishline.state import State
 
-__all__ = ["read_board", "validate"]
+__all__ = ["read_board", "too_many_counters", "validate"]
 
 
 def validate(state: State) -> None:
@@ -51,15 +52,11 @@ def validate(state: State) -> None:
     across = tuple(across)
     set_(state, "across", across)
     hand = []
+    surplus = too_many_counters(board, across, config.counters)
+    if surplus is not None:
+        raise InvalidState(surplus[1], "R12.3")
     for p in range(n):
-        on_board = board.count(p)
-        if on_board + across[p] > config.counters:
-            raise InvalidState(
-                f"player {p} has {on_board} counters on the board and {across[p]} across, "
-                f"more than {config.counters}",
-                "R12.3",
-            )
-        hand.append(config.counters - on_board - across[p])
+        hand.append(config.counters - board.count(p) - across[p])
     set_(state, "hand", tuple(hand))
     player = state.player
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < n:
@@ -110,6 +107,29 @@ def validate(state: State) -> None:
         set_(state, "_legal", None)
 
 
+def too_many_counters(
+    board: Sequence[int | None], across: Sequence[int], counters: int
+) -> tuple[int, str] | None:
+    """Return the first player with more counters on the board and across than ``counters``.
+
+    The player and the sentence that says so (R12.3), or ``None`` when every
+    player has at most ``counters``.
+
+    >>> too_many_counters([0, 0, None, 1], [5, 0], 6)
+    (0, 'player 0 has 2 counters on the board and 5 across, more than 6')
+    >>> too_many_counters([0, None], [1, 2], 6) is None
+    True
+    """
+    for p, gone in enumerate(across):
+        on_board = board.count(p)
+        if on_board + gone > counters:
+            return p, (
+                f"player {p} has {on_board} counters on the board and {gone} across, "
+                f"more than {counters}"
+            )
+    return None
+
+
 def read_board(board: object, players: int) -> Board:
     """Return a board from a sequence of 24 owners, checking each (R12.1)."""
     if isinstance(board, Sequence) and not isinstance(board, str) and len(board) == 24:
@@ -117,9 +137,7 @@ def read_board(board: object, players: int) -> Board:
     else:
         raise InvalidState(f"a board has 24 cells, not {brief(board)}", "R12.1")
     for c, owner in enumerate(cells):
-        if owner is not None and (
-            not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < players
-        ):
+        if owner is not None and not is_player(owner, players):
             raise InvalidState(
                 f"{Cell(c)} names player {brief(owner)}; the players are 0 to {players - 1}",
                 "R12.1",

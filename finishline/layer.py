@@ -30,7 +30,7 @@ from pathlib import Path
 
 from dicekit.dice import sorted_outcomes
 from dicekit.protocol import JSON, Bot, Capability, GameInfo, Step
-from dicekit.rewards import winner_returns
+from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleFailure, ExampleKey, Played
 from finishline import jsonform, notation, players, svg, tags, text
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
@@ -47,7 +47,7 @@ ROLL_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
 )
 
 
-class FinishLine:
+class FinishLine(SeatedGame):
     """The finish-line race on the game-neutral layer; :data:`GAME` is its one instance."""
 
     info = GameInfo(
@@ -75,28 +75,9 @@ class FinishLine:
     new_game = staticmethod(new_game)
     legal_actions = staticmethod(State.legal_actions)
     apply = staticmethod(State.apply)
+    over = Phase.OVER
     action_rules = staticmethod(tags.action_rules)
     choice_rules = staticmethod(tags.choice_rules)
-
-    def player_count(self, config: Config) -> int:
-        """Return the number of players of ``config`` (R2.2)."""
-        return config.players
-
-    def player(self, state: State) -> int:
-        """Return whose turn it is (the winner once the game is over)."""
-        return state.player
-
-    def is_over(self, state: State) -> bool:
-        """Return whether the game has ended (R10.2)."""
-        return state.phase is Phase.OVER
-
-    def winner(self, state: State) -> int | None:
-        """Return the winner, or ``None`` while the game goes on (R10.1)."""
-        return state.winner
-
-    def returns(self, state: State) -> tuple[float, ...]:
-        """Return each player's return: the layer's convention for the winner (R10.1)."""
-        return winner_returns(state.config.players, state.winner)
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
         """Return the 21 rolls and their chances when the dice are to be thrown, else nothing."""

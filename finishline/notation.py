@@ -15,9 +15,11 @@ text and the parser accepts only that text.
 
 from __future__ import annotations
 
+from dicekit.textreader import TextReader
 from finishline.actions import Action, Double, Move, Play, Roll, Sideways
 from finishline.board import CELLS, LETTERS, Cell
 from finishline.config import DEFAULT_COUNTERS, MAX_PLAYERS, MIN_PLAYERS, Config
+from finishline.decide import format_move
 from finishline.errors import (
     InvalidActionValue,
     InvalidConfig,
@@ -25,6 +27,7 @@ from finishline.errors import (
     NotationError,
     brief,
 )
+from finishline.invariants import too_many_counters
 from finishline.state import Phase, State
 
 __all__ = ["format_action", "format_state", "parse_action", "parse_state"]
@@ -62,35 +65,13 @@ def format_action(action: Action) -> str:
     """
     if isinstance(action, Roll):
         return f"r{action.dice[0]}{action.dice[1]}"
-    if isinstance(action, Play):
-        return ",".join(move.text for move in action.moves)
-    if isinstance(action, Sideways):
-        return f"{action.cell.name}-{action.to.name}"
-    if isinstance(action, Double):
-        return f"double:{action.cell.name}"
+    if isinstance(action, Play | Sideways | Double):
+        return format_move(action)
     raise TypeError(f"not an action: {brief(action)}")
 
 
-class _Reader:
-    """A cursor over notation text that reports errors at the current position."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-
-    def fail(self, message: str, rule: str, pos: int | None = None) -> NotationError:
-        return NotationError(message, self.text, self.pos if pos is None else pos, rule)
-
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def found(self) -> str:
-        return repr(self.peek()) if self.peek() else "the end"
-
-    def expect(self, char: str, rule: str, what: str) -> None:
-        if self.peek() != char:
-            raise self.fail(f"expected {what}, found {self.found()}", rule)
-        self.pos += 1
+class _Reader(TextReader):
+    """The layer's cursor over notation text, reading the race's cells."""
 
     def cell(self, rule: str) -> Cell:
         letter = self.peek()
@@ -256,16 +237,9 @@ def _build(
                 where,
                 "N1.2",
             )
-    for p in range(players):
-        on_board = board.count(p)
-        if on_board + across[p] > config.counters:
-            raise NotationError(
-                f"player {p} has {on_board} counters on the board and {across[p]} across, "
-                f"more than {config.counters}",
-                text,
-                spots[p],
-                "R12.3",
-            )
+    surplus = too_many_counters(board, across, config.counters)
+    if surplus is not None:
+        raise NotationError(surplus[1], text, spots[surplus[0]], "R12.3")
     try:
         return State(config, player, phase, dice, tuple(board), tuple(across))
     except InvalidState as exc:

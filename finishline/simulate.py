@@ -1,24 +1,12 @@
-"""Many seeded games between built-in players: ``python -m finishline.simulate``, on the layer.
+"""``python -m finishline.simulate``: many seeded games of the race, by the layer's simulation.
 
-The command is the layer's (:func:`dicekit.simulate.command`): for the same
-players, games and seed it prints what ``cantstop simulate --game finishline``
-prints, since both play the layer's :func:`dicekit.simulate.simulate`.
+It is :func:`dicekit.simulate.command` on :data:`finishline.layer.GAME`, so
+for the same players, games and seed it prints what ``cantstop simulate
+--game finishline`` prints.
 """
-
-from __future__ import annotations
-
-from collections.abc import Sequence
 
 from dicekit.simulate import command
 from finishline.layer import GAME
 
-__all__ = ["main"]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command on :data:`finishline.layer.GAME`; return its exit status."""
-    return command(GAME, argv)
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(command(GAME))

@@ -19,6 +19,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from dicekit.turns import check_first_player
 from finishline import decide
 from finishline.actions import Action, Double, Play, Roll, Sideways
 from finishline.board import Cell
@@ -300,16 +301,7 @@ def new_game(config: Config | None = None, first_player: int = 0) -> State:
         config = Config()
     if not isinstance(config, Config):
         raise InvalidConfig(f"config must be a Config value, not {brief(config)}", "R11.1")
-    if (
-        not isinstance(first_player, int)
-        or isinstance(first_player, bool)
-        or not 0 <= first_player < config.players
-    ):
-        raise InvalidConfig(
-            f"first_player must be a player from 0 to {config.players - 1}, "
-            f"not {brief(first_player)}",
-            "R2.4",
-        )
+    check_first_player(first_player, config.players, InvalidConfig, "R2.4", brief)
     return State(config, first_player, Phase.ROLL)
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from dicekit import svgparts
+from dicekit.svgparts import num as _num
 from finishline.board import CELLS, LETTERS
 from finishline.notation import format_state
 from finishline.state import Phase, State
@@ -51,21 +53,6 @@ _MARGIN = 14
 _WIDTH = _LEFT + 4 * _CELL + 3 * _GAP + 2 * _MARGIN + 120
 _DIE = 26
 
-_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0.5, 0.5),),
-    2: ((0.27, 0.27), (0.73, 0.73)),
-    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
-    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
-    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
-    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
-}
-
-
-def _num(value: float) -> str:
-    """Write a coordinate with at most two decimals and no trailing zeros."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
 
 def _colour(player: int) -> str:
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
@@ -85,18 +72,7 @@ def _text(
 
 
 def _die(x: float, y: float, value: int) -> list[str]:
-    parts = [
-        f'<g class="die" data-value="{value}">',
-        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_DIE}" height="{_DIE}" rx="5" '
-        f'fill="#ffffff" stroke="{_INK}" stroke-width="1.5"/>',
-    ]
-    for px, py in _PIPS[value]:
-        parts.append(
-            f'<circle cx="{_num(x + px * _DIE)}" cy="{_num(y + py * _DIE)}" '
-            f'r="{_num(_DIE * 0.09)}" fill="{_INK}"/>'
-        )
-    parts.append("</g>")
-    return parts
+    return svgparts.die(x, y, value, _DIE, _INK, 5)
 
 
 def _caption(state: State) -> str:
@@ -170,28 +146,21 @@ def state_svg(state: State) -> str:
             f'<circle cx="{_MARGIN + 8}" cy="{y + 8}" r="7" fill="{_colour(p)}" stroke="{_INK}"/>'
         )
         parts.append(_text(_MARGIN + 22, y + 13, f"player {p} ({name})", 14))
-        parts.append(
-            _text(
-                _MARGIN + 170,
-                y + 13,
-                f"in hand {state.hand[p]}",
-                14,
-                class_="hand",
-                data_player=str(p),
-                data_value=str(state.hand[p]),
+        for x, kind, words, count in (
+            (_MARGIN + 170, "hand", "in hand", state.hand[p]),
+            (_MARGIN + 260, "across", "across", state.across[p]),
+        ):
+            parts.append(
+                _text(
+                    x,
+                    y + 13,
+                    f"{words} {count}",
+                    14,
+                    class_=kind,
+                    data_player=str(p),
+                    data_value=str(count),
+                )
             )
-        )
-        parts.append(
-            _text(
-                _MARGIN + 260,
-                y + 13,
-                f"across {state.across[p]}",
-                14,
-                class_="across",
-                data_player=str(p),
-                data_value=str(state.across[p]),
-            )
-        )
     parts.append(_text(_MARGIN, height - 14, notation, 13, style=_MONO, class_="notation"))
     parts.append("</svg>")
     return "\n".join(parts)

@@ -14,8 +14,8 @@ import pytest
 
 from cantstop.cli import main
 from cantstop.conformance import generate, harness
-from cantstop.conformance.study import port_command, results_path
 from cantstop.conformance.suite import SUITE
+from cantstop.study import port_command, results_path
 from dicekit.conformance.frozen import check_frozen, open_version, read_frozen
 from dicekit.conformance.study import run_bug
 from tests.extras import NODE_REASON

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-import cantstop.conformance.study as cantstop_study
+import cantstop.study as cantstop_study
 import finishline.study as finishline_study
 import tower.study as tower_study
 from cantstop.commands.games import load_game

@@ -13,27 +13,14 @@ is the game object the layer (:mod:`dicekit`) runs.
 State('R0,6/B0,0 - 1t @ours')
 """
 
+from dicekit.errors import *  # noqa: F403  (the layer's errors are the game's)
+from dicekit.errors import __all__ as _LAYER_ERRORS
+from tower import jsonform
 from tower.actions import Action, Move, Throw
 from tower.board import Board, Colour, Field, board_from_json, board_to_json, load_board
 from tower.config import Config, make_config
-from tower.errors import (
-    GameError,
-    IllegalAction,
-    InvalidActionValue,
-    InvalidBoard,
-    InvalidConfig,
-    InvalidState,
-    NotationError,
-    RuleError,
-)
-from tower.jsonform import (
-    action_from_json,
-    action_to_json,
-    config_from_json,
-    config_to_json,
-    state_from_json,
-    state_to_json,
-)
+from tower.errors import InvalidActionValue, InvalidBoard
+from tower.jsonform import *  # noqa: F403  (the JSON forms, every one)
 from tower.layer import GAME
 from tower.notation import format_action, format_state, parse_action, parse_state
 from tower.state import Event, Perft, Phase, State, Step, new_game, perft
@@ -46,26 +33,16 @@ __all__ = [
     "Config",
     "Event",
     "Field",
-    "GameError",
-    "IllegalAction",
     "InvalidActionValue",
     "InvalidBoard",
-    "InvalidConfig",
-    "InvalidState",
     "Move",
-    "NotationError",
     "Perft",
     "Phase",
-    "RuleError",
     "State",
     "Step",
     "Throw",
-    "action_from_json",
-    "action_to_json",
     "board_from_json",
     "board_to_json",
-    "config_from_json",
-    "config_to_json",
     "format_action",
     "format_state",
     "load_board",
@@ -74,6 +51,6 @@ __all__ = [
     "parse_action",
     "parse_state",
     "perft",
-    "state_from_json",
-    "state_to_json",
+    *_LAYER_ERRORS,
+    *jsonform.__all__,
 ]

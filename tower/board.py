@@ -252,15 +252,22 @@ def _point(value: object, what: str, rule: str) -> tuple[int, int]:
     return (value[0], value[1])
 
 
+def _check_keys(
+    data: dict[str, object], known: tuple[str, ...], required: tuple[str, ...], what: str, rule: str
+) -> None:
+    """Refuse a key of ``data`` that is not ``known`` and a ``required`` key it lacks."""
+    for key in data:
+        if key not in known:
+            raise _fail(f"unknown key {shown(key)} in {what}", rule)
+    for key in required:
+        if key not in data:
+            raise _fail(f"{what} needs the key {shown(key)}", rule)
+
+
 def _read_form(data: object) -> Board:
     if not isinstance(data, dict):
         raise _fail(f"a board is a JSON object, not {type(data).__name__}", "N4.1")
-    for key in data:
-        if key not in _KEYS:
-            raise _fail(f"unknown key {shown(key)} in a board", "N4.1")
-    for key in _REQUIRED:
-        if key not in data:
-            raise _fail(f"a board needs the key {shown(key)}", "N4.1")
+    _check_keys(data, _KEYS, _REQUIRED, "a board", "N4.1")
     if data["format"] != FORMAT:
         raise _fail(f"the format must be {FORMAT!r}, not {shown(data['format'])}", "N4.1")
     name = data["name"]
@@ -293,9 +300,7 @@ def _read_fields(value: object) -> dict[int, Field]:
             )
         if not isinstance(item, dict):
             raise _fail(f"field {key} must be a JSON object", "N4.3")
-        for k in item:
-            if k not in _FIELD_KEYS:
-                raise _fail(f"unknown key {shown(k)} in field {key}", "N4.3")
+        _check_keys(item, _FIELD_KEYS, (), f"field {key}", "N4.3")
         colour = item.get("colour")
         if colour is not None and (not isinstance(colour, str) or not _LETTER.fullmatch(colour)):
             raise _fail(f"the colour of field {key} must be a capital letter or null", "N4.3")
@@ -333,12 +338,7 @@ def _read_colours(value: object, fields: Mapping[int, Field]) -> tuple[Colour, .
             raise _fail(f"a colour is named by one capital letter, not {shown(letter)}", "N4.5")
         if not isinstance(item, dict):
             raise _fail(f"colour {letter} must be a JSON object", "N4.5")
-        for k in item:
-            if k not in _COLOUR_KEYS:
-                raise _fail(f"unknown key {shown(k)} in colour {letter}", "N4.5")
-        for k in _COLOUR_KEYS:
-            if k not in item:
-                raise _fail(f"colour {letter} needs the key {shown(k)}", "N4.5")
+        _check_keys(item, _COLOUR_KEYS, _COLOUR_KEYS, f"colour {letter}", "N4.5")
         name, paint = item["name"], item["paint"]
         if not isinstance(name, str) or not _COLOUR_NAME.fullmatch(name):
             raise _fail(

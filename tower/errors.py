@@ -18,26 +18,11 @@ from __future__ import annotations
 import json
 import math
 
-from dicekit.errors import (
-    GameError,
-    IllegalAction,
-    InvalidConfig,
-    InvalidState,
-    NotationError,
-    RuleError,
-)
+from dicekit.errors import *  # noqa: F403  (every error of the layer is the game's)
+from dicekit.errors import InvalidConfig, RuleError
+from dicekit.errors import __all__ as _LAYER_ERRORS
 
-__all__ = [
-    "GameError",
-    "IllegalAction",
-    "InvalidActionValue",
-    "InvalidBoard",
-    "InvalidConfig",
-    "InvalidState",
-    "NotationError",
-    "RuleError",
-    "shown",
-]
+__all__ = [*_LAYER_ERRORS, "InvalidActionValue", "InvalidBoard", "shown"]
 
 
 class InvalidBoard(InvalidConfig):

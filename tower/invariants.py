@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from dicekit.dice import FACES
+from dicekit.turns import is_player
 from tower.config import Config
 from tower.errors import InvalidState, shown
 
@@ -153,7 +154,7 @@ def check_state(state: State) -> None:
     if not isinstance(state.phase, Phase):
         raise InvalidState(f"phase must be a Phase, not {shown(state.phase)}", "R13.5")
     player = state.player
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < config.players:
+    if not is_player(player, config.players):
         raise InvalidState(
             f"player must be from 0 to {config.players - 1}, not {shown(player)}", "R13.5"
         )

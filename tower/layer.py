@@ -38,7 +38,7 @@ from dicekit.boarddata import change
 from dicekit.dice import sorted_outcomes
 from dicekit.errors import RuleError
 from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, Step
-from dicekit.rewards import winner_returns
+from dicekit.seated import SeatedGame
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
 from tower import boardfaults, jsonform, notation, tags
@@ -55,7 +55,7 @@ _THROWS: tuple[tuple[Action, Fraction], ...] = tuple(
 )
 
 
-class TowerGame:
+class TowerGame(SeatedGame):
     """The :class:`~dicekit.protocol.Game` of Off to the Tower; use the instance :data:`GAME`."""
 
     info = GameInfo(
@@ -84,6 +84,7 @@ class TowerGame:
     new_game = staticmethod(new_game)
     legal_actions = staticmethod(State.legal_moves)
     apply = staticmethod(State.apply)
+    over = Phase.OVER
     check = staticmethod(check_state)
     action_rules = staticmethod(tags.action_rules)
     choice_rules = staticmethod(tags.choice_rules)
@@ -91,26 +92,6 @@ class TowerGame:
     def config(self, players: int) -> Config:
         """Return the standard configuration: our board, its first colours for ``players``."""
         return make_config(players=players)
-
-    def player_count(self, config: Config) -> int:
-        """Return the number of players of ``config`` (R2.1)."""
-        return config.players
-
-    def player(self, state: State) -> int:
-        """Return whose turn it is."""
-        return state.player
-
-    def is_over(self, state: State) -> bool:
-        """Return whether the game has been won."""
-        return state.phase is Phase.OVER
-
-    def winner(self, state: State) -> int | None:
-        """Return the winner, or ``None`` while the game goes on."""
-        return state.winner
-
-    def returns(self, state: State) -> tuple[float, ...]:
-        """Return each player's return: the layer's convention for the winner."""
-        return winner_returns(state.config.players, state.winner)
 
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
         """Return the 21 sorted throws with their chances when the dice are to be thrown (R4.1)."""

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from dicekit.dice import ORDERED_THROWS
-from dicekit.turns import next_player
+from dicekit.turns import is_player, next_player
 from tower.actions import Action, Move, Throw
 from tower.config import Config
 from tower.decide import judge, natural, prioritised, settle, throw_outcome, view
@@ -174,11 +174,7 @@ def new_game(config: Config, first_player: int = 0) -> State:
     """
     if not isinstance(config, Config):
         raise InvalidConfig(f"config must be a Config, not {shown(config)}", "R12.3")
-    if (
-        not isinstance(first_player, int)
-        or isinstance(first_player, bool)
-        or not 0 <= first_player < config.players
-    ):
+    if not is_player(first_player, config.players):
         raise InvalidConfig(
             f"the first player is a number from 0 to {config.players - 1}, "
             f"not {shown(first_player)}",

@@ -19,7 +19,7 @@ from typing import Any
 from cantstop.conformance.blame import divide_lines, reference_table
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_state
-from dicekit.conformance.checks import GENERIC_CHECKS, example_check, moves_check
+from dicekit.conformance.checks import GENERIC_CHECKS, example_check, moves_check, replay
 from dicekit.conformance.checks import asked as _asked
 from dicekit.conformance.checks import expect_error as _expect_error
 from dicekit.conformance.checks import ok as _ok
@@ -68,24 +68,13 @@ def _run_game(port: Requester, case: Case) -> None:
     new = case["new"]
     start = _ok(port, {"op": "new", "rules": new["rules"], "first_player": new["first_player"]})
     check_same("the opening state", start.get("state"), expect["start"])
-    state = expect["start"]
-    for index, (action, after, event) in enumerate(
-        zip(case["actions"], expect["states"], expect["events"], strict=True), start=1
-    ):
-        answer = port.request({"op": "apply", "state": state, "action": action})
-        if answer.get("ok") is not True:
-            error = answer.get("error") or {}
-            raise Mismatch(
-                f"action {index} ({action} in {state}) was refused under rule "
-                f"{error.get('rule')}: {error.get('message')}",
-                [f"expected: {event}, giving {after}"],
-            )
-        if not same_json([answer.get("state"), answer.get("event")], [after, event]):
-            raise Mismatch(
-                f"action {index} ({action} in {state}) gave {answer.get('event')} "
-                f"{answer.get('state')!r}, expected {event} {after!r}"
-            )
-        state = after
+    steps = zip(case["actions"], expect["states"], expect["events"], strict=True)
+    replay(port, expect["start"], steps, _gave)
+
+
+def _gave(got: list[Any], after: Any, event: Any) -> str:
+    """Say what an action gave and what was expected: the event, then the state."""
+    return f"gave {got[1]} {got[0]!r}, expected {event} {after!r}"
 
 
 def _example_moves(port: Requester, state: str, want: list[str]) -> None:

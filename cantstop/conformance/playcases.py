@@ -30,6 +30,7 @@ from cantstop.notation import format_action, format_state, parse_state
 from cantstop.spec import Example, load_spec, parse_setup
 from cantstop.state import Phase, State, perft
 from cantstop.tags import action_rules, roll_rules
+from dicekit.conformance.families import example_outcome
 from dicekit.conformance.suite import Case
 
 __all__ = [
@@ -70,16 +71,7 @@ def _example_case(ex: Example) -> Case:
         actions = (f.get("actions") or f.get("action") or "").split()
         if actions:
             fields["actions"] = actions
-    if "error" in f:
-        expect["error"] = f["error"]
-        if "at" in f:
-            expect["at"] = int(f["at"])
-    if "events" in f:
-        expect["events"] = f["events"].split()
-    elif "event" in f:
-        expect["event"] = f["event"]
-    if "result" in f:
-        expect["state"] = f["result"]
+    expect.update(example_outcome(f))
     if "moves" in f:
         moves = [] if f["moves"] == "none" else f["moves"].split()
         expect["moves"] = sorted(moves, key=lambda m: tuple(int(c) for c in m.split("+")))

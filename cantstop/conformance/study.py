@@ -1,8 +1,12 @@
-"""The seeded-bug study's former path, kept: :mod:`cantstop.study` under its older name.
+"""The seeded-bug study, kept at this path: see :mod:`cantstop.study`.
 
-``import cantstop.conformance.study`` gives the module :mod:`cantstop.study`
-itself (the same object, so its names are one set), and ``python -m
-cantstop.conformance.study`` runs that module's command.
+``from cantstop.conformance.study import run_study`` keeps working, and
+``python -m cantstop.conformance.study`` runs the same command as ``python
+-m cantstop.study``; the study lives in :mod:`cantstop.study`.
+
+>>> from cantstop.study import run_study as moved
+>>> run_study is moved
+True
 """
 
 from __future__ import annotations
@@ -10,10 +14,9 @@ from __future__ import annotations
 import sys
 
 from cantstop import study as _study
-from cantstop.study import *  # noqa: F403  (the names, for readers and type checkers)
+from cantstop.study import *  # noqa: F403  (every name of the study, at its former path)
 
 __all__ = _study.__all__
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(_study.main())
-sys.modules[__name__] = _study

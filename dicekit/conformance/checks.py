@@ -17,7 +17,7 @@ and what differs.  The helpers :func:`ok`, :func:`expect_error` and
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from dicekit.conformance.compare import Mismatch, check_same, printable, same_json
@@ -34,6 +34,7 @@ __all__ = [
     "moves_difference",
     "ok",
     "refused",
+    "replay",
 ]
 
 
@@ -175,11 +176,34 @@ def _run_game(port: Requester, case: Case) -> None:
     expect = case["expect"]
     start = ok(port, {"op": "new", **case["new"]})
     check_same("the opening state", start.get("state"), expect["start"])
-    state = expect["start"]
     events = expect.get("events", [None] * len(case["actions"]))
-    for index, (action, after, event) in enumerate(
-        zip(case["actions"], expect["states"], events, strict=True), start=1
-    ):
+    replay(port, expect["start"], zip(case["actions"], expect["states"], events, strict=True))
+
+
+def _gave(got: list[Any], after: Any, event: Any) -> str:
+    """Say what an action gave and what was expected: the state, and the event when one is."""
+    return (
+        f"gave {' '.join(str(part) for part in got if part is not None)!r}, "
+        f"expected {' '.join(str(part) for part in (after, event) if part is not None)!r}"
+    )
+
+
+def replay(
+    port: Requester,
+    state: Any,
+    steps: Iterable[tuple[Any, Any, Any]],
+    gave: Callable[[list[Any], Any, Any], str] = _gave,
+) -> None:
+    """Apply each action of ``steps`` on the port, from ``state``, and check what each gives.
+
+    A step is the action, the state expected after it and the event expected
+    (``None`` when the case expects none, and then the port's is not asked
+    for).  A refused action, or another state or event, raises
+    :class:`~dicekit.conformance.compare.Mismatch`; ``gave`` words the
+    second from what the port gave (its state and event), the state and the
+    event expected.
+    """
+    for index, (action, after, event) in enumerate(steps, start=1):
         answer = port.request({"op": "apply", "state": state, "action": action})
         if answer.get("ok") is not True:
             error = answer.get("error") or {}
@@ -190,11 +214,7 @@ def _run_game(port: Requester, case: Case) -> None:
             )
         got = [answer.get("state"), answer.get("event") if event is not None else None]
         if not same_json(got, [after, event]):
-            raise Mismatch(
-                f"action {index} ({action} in {state}) gave "
-                f"{' '.join(str(part) for part in got if part is not None)!r}, "
-                f"expected {' '.join(str(part) for part in (after, event) if part is not None)!r}"
-            )
+            raise Mismatch(f"action {index} ({action} in {state}) {gave(got, after, event)}")
         state = after
 
 

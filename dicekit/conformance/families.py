@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dicekit.conformance.pool import Pool, Setup, VectorError, make_case, play_game
@@ -25,6 +25,7 @@ __all__ = [
     "apply_cases",
     "chance_cases",
     "example_cases",
+    "example_outcome",
     "game_cases",
     "illegal_cases",
     "moves_cases",
@@ -80,6 +81,30 @@ def example_cases(game: Game[Any, Any, Any]) -> list[Case]:
 _ASKED = ("setup", "notation", "action-text", "state")
 
 
+def example_outcome(f: Mapping[str, str]) -> dict[str, Any]:
+    """Return what a spec example's fields expect of its actions, as a case expects it.
+
+    The refusal (``error``, and ``at``, its position in a text), the events
+    of the actions (``events``, or one ``event``) and the state they lead
+    to (``result``), each only when the example names it.
+
+    >>> example_outcome({"events": "rolled won", "result": "x"})
+    {'events': ['rolled', 'won'], 'state': 'x'}
+    """
+    expect: dict[str, Any] = {}
+    if "error" in f:
+        expect["error"] = f["error"]
+        if "at" in f:
+            expect["at"] = int(f["at"])
+    if "events" in f:
+        expect["events"] = f["events"].split()
+    elif "event" in f:
+        expect["event"] = f["event"]
+    if "result" in f:
+        expect["state"] = f["result"]
+    return expect
+
+
 def _example_case(ex: Example) -> Case:
     f = ex.fields
     fields: dict[str, Any] = {"title": f["title"]}
@@ -96,17 +121,7 @@ def _example_case(ex: Example) -> Case:
         actions = (f.get("actions") or f.get("action") or "").split()
         if actions:
             fields["actions"] = actions
-    expect: dict[str, Any] = {}
-    if "error" in f:
-        expect["error"] = f["error"]
-        if "at" in f:
-            expect["at"] = int(f["at"])
-    if "events" in f:
-        expect["events"] = f["events"].split()
-    elif "event" in f:
-        expect["event"] = f["event"]
-    if "result" in f:
-        expect["state"] = f["result"]
+    expect = example_outcome(f)
     if "moves" in f:
         expect["moves"] = [] if f["moves"] == "none" else f["moves"].split()
     if "json" in f:

@@ -64,6 +64,17 @@ def _after() -> dict[str, Any]:
     return _object(["state"], {"state": _TEXT, "event": _TEXT})
 
 
+def _read_back(kind: str) -> tuple[list[str], dict[str, Any]]:
+    """Return the fields of a case reading a text of ``kind``, expected back with its JSON."""
+    expect = _object([kind, "json"], {kind: _TEXT, "json": True})
+    return [], {
+        "note": _TEXT,
+        "text": _TEXT,
+        "json": True,
+        "expect": {"oneOf": [{"$ref": "#/$defs/error"}, expect]},
+    }
+
+
 #: The fields of each generic kind of case besides ``id``, ``rules``, ``kind`` and ``needs``:
 #: the required ones, and the schema of each field.
 GENERIC_KINDS: Mapping[str, tuple[list[str], Mapping[str, Any]]] = {
@@ -117,34 +128,8 @@ GENERIC_KINDS: Mapping[str, tuple[list[str], Mapping[str, Any]]] = {
             ),
         },
     ),
-    "state": (
-        [],
-        {
-            "note": _TEXT,
-            "text": _TEXT,
-            "json": True,
-            "expect": {
-                "oneOf": [
-                    {"$ref": "#/$defs/error"},
-                    _object(["state", "json"], {"state": _TEXT, "json": True}),
-                ]
-            },
-        },
-    ),
-    "action": (
-        [],
-        {
-            "note": _TEXT,
-            "text": _TEXT,
-            "json": True,
-            "expect": {
-                "oneOf": [
-                    {"$ref": "#/$defs/error"},
-                    _object(["action", "json"], {"action": _TEXT, "json": True}),
-                ]
-            },
-        },
-    ),
+    "state": _read_back("state"),
+    "action": _read_back("action"),
     "new": (
         ["new"],
         {

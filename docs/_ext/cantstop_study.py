@@ -10,12 +10,12 @@ first suspects.  A missing file gives a note; a malformed one stops the build.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from cantstop_spec import _literal, _table
 from docutils import nodes
+from specsite.jsonfile import each_object, read_object
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
@@ -32,12 +32,7 @@ _OUTCOME: dict[str, type] = {
 
 def read_study(path: Path) -> dict[str, Any]:
     """Read and check the study's results file; raise ``ValueError`` naming what is wrong."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: the top level must be an object")
+    data = read_object(path)
     header: dict[str, type] = {"generated_by": str, "vectors": str, "subset": str, "cases": int}
     for key, kind in header.items():
         if not isinstance(data.get(key), kind):
@@ -52,10 +47,7 @@ def read_study(path: Path) -> dict[str, Any]:
     outcomes = data.get("outcomes")
     if not isinstance(outcomes, list) or not outcomes:
         raise ValueError(f"{path}: 'outcomes' must be a non-empty list")
-    for index, outcome in enumerate(outcomes):
-        where = f"{path}: outcomes[{index}]"
-        if not isinstance(outcome, dict):
-            raise ValueError(f"{where} must be an object")
+    for where, outcome in each_object(path, "outcomes", outcomes):
         for key, kind in _OUTCOME.items():
             if not isinstance(outcome.get(key), kind):
                 raise ValueError(f"{where}: {key!r} must be a {kind.__name__}")

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from dicekit.protocol import Bot
-from dicekit.simulate import play_game, simulate
+from dicekit.simulate import command, play_game, simulate
 from finishline import GAME, Action, State, format_action, parse_state
 from finishline.players import HAND_COST, RacerPlayer, RandomPlayer, distance, score
-from finishline.simulate import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +73,7 @@ def test_games_are_determined_by_their_seed() -> None:
 
 def test_command(capsys: pytest.CaptureFixture[str]) -> None:
     """The command prints the game, the games, the seed and each seat's wins with an interval."""
-    assert main(["--players", "racer,random", "--games", "20", "--seed", "2"]) == 0
+    assert command(GAME, ["--players", "racer,random", "--games", "20", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("finishline: 20 games, 2 players, seed 2,")
     assert "\n0     racer " in out

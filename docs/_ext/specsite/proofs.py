@@ -13,7 +13,6 @@ the site builds without the solver.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from specsite.jsonfile import each_object, read_object
 from specsite.markup import Cell, details, literal, table
 from specsite.rules import has_rule_heading, leading_rule
 from specsite.store import Site, site_named, site_of, site_records
@@ -75,22 +75,14 @@ def is_failure(check: dict[str, Any]) -> bool:
 
 def read_results(path: Path) -> dict[str, Any]:
     """Read and check the proofs results file; raise ``ValueError`` naming what is wrong."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: the top level must be an object")
+    data = read_object(path)
     for key in ("z3_version", "generated_by"):
         if not isinstance(data.get(key), str):
             raise ValueError(f"{path}: {key!r} must be a string")
     checks = data.get("checks")
     if not isinstance(checks, list):
         raise ValueError(f"{path}: 'checks' must be a list")
-    for index, check in enumerate(checks):
-        where = f"{path}: checks[{index}]"
-        if not isinstance(check, dict):
-            raise ValueError(f"{where} must be an object")
+    for where, check in each_object(path, "checks", checks):
         for key, kind in _FIELDS.items():
             if not isinstance(check.get(key), kind):
                 raise ValueError(f"{where}: {key!r} must be a string")
