@@ -76,6 +76,8 @@ __all__ = [
     "Forms",
     "Game",
     "GameInfo",
+    "OutcomeKind",
+    "Outcomes",
     "StateT",
     "Step",
     "Stepping",
@@ -135,6 +137,8 @@ class Capability(enum.Enum):
     OWN_RECORDS = ("OwnRecords", ("record_format",))
     #: A conformance suite of the game's own: :class:`dicekit.conformance.choice.OwnSuite`.
     OWN_SUITE = ("OwnSuite", ("conformance",))
+    #: The kinds of outcome an action may have, for the odds of a throw: :class:`Outcomes`.
+    OUTCOMES = ("Outcomes", ("outcome_kinds", "outcomes"))
 
     @property
     def protocol(self) -> str:
@@ -390,6 +394,43 @@ class ChanceByChoice(Protocol, Generic[_StateIn]):
         ...
 
 
+class OutcomeKind(NamedTuple):
+    """A kind of outcome a game names (:class:`Outcomes`): a forfeit, a capture, a win, ...
+
+    >>> OutcomeKind("win", "the player wins the game", "R1.1").rule
+    'R1.1'
+    """
+
+    #: A short name, one word, lower case.
+    name: str
+    #: What an action of this kind does, as a phrase for a reader.
+    text: str
+    #: The id of the rule that says so.
+    rule: str
+
+
+class Outcomes(Protocol, Generic[_StateIn, _ActionIn]):
+    """:attr:`Capability.OUTCOMES`: the kinds of outcome an action may have, by name.
+
+    The events of :class:`Stepping` say what a transition did as the game's
+    flow sees it; some outcomes a player weighs (a capture, a counter over
+    the line) are not events of their own.  A game names them here, each
+    read from what the engine decided (the event, or the state after the
+    action), and the layer's odds (:mod:`dicekit.odds`) count them over the
+    throws.
+    """
+
+    #: The kinds, in the order the game lists them.
+    outcome_kinds: tuple[OutcomeKind, ...]
+
+    def outcomes(self, state: _StateIn, action: _ActionIn) -> frozenset[str]:
+        """Return the names of the kinds that the legal ``action`` in ``state`` has.
+
+        A throw may have kinds too (a throw that forfeits the turn).
+        """
+        ...
+
+
 class Bot(Protocol, Generic[_StateIn, _ActionOut]):
     """A built-in player: picks one of the legal actions, drawing only from ``rng``."""
 
@@ -451,6 +492,10 @@ def capable(game: object, capability: Literal[Capability.SERVES_OPS]) -> ServesO
 def capable(game: object, capability: Literal[Capability.OWN_RECORDS]) -> OwnRecords | None: ...
 @overload
 def capable(game: object, capability: Literal[Capability.OWN_SUITE]) -> OwnSuite | None: ...
+@overload
+def capable(
+    game: object, capability: Literal[Capability.OUTCOMES]
+) -> Outcomes[Any, Any] | None: ...
 @overload
 def capable(game: object, capability: Capability) -> object | None: ...
 def capable(game: object, capability: Capability) -> object | None:

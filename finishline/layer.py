@@ -7,12 +7,13 @@ the event of each transition (:class:`dicekit.protocol.Stepping`), the
 rules that decide each answer (:class:`dicekit.protocol.Tagging`, read from
 the engine's own decisions), a picture for a terminal
 (:class:`dicekit.protocol.TextPicture`) and the numbering of its actions
-(:class:`dicekit.protocol.ActionSpace`), and adds one key to its spec
-examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
+(:class:`dicekit.protocol.ActionSpace`), the kinds of outcome of its
+actions for the odds of a roll (:class:`dicekit.protocol.Outcomes`), and adds
+one key to its spec examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
 >>> from dicekit.protocol import Capability
 >>> GAME.info.name, sorted(c.name for c in GAME.info.capabilities)
-('finishline', ['ACTION_SPACE', 'EXAMPLE_KEYS', 'STEPPING', 'TAGGING', 'TEXT_PICTURE'])
+('finishline', ['ACTION_SPACE', 'EXAMPLE_KEYS', 'OUTCOMES', 'STEPPING', 'TAGGING', 'TEXT_PICTURE'])
 >>> len(GAME.action_space(GAME.config(2)))
 1280
 >>> state = GAME.apply(GAME.new_game(GAME.config(3)), GAME.parse_action('r34'))
@@ -28,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from dicekit.dice import sorted_outcomes
-from dicekit.protocol import JSON, Bot, Capability, GameInfo, Step
+from dicekit.protocol import JSON, Bot, Capability, GameInfo, OutcomeKind, Step
 from dicekit.rewards import winner_returns
 from dicekit.spec import ExampleFailure, ExampleKey, Played
 from finishline import jsonform, notation, players, svg, tags, text
@@ -62,11 +63,18 @@ class FinishLine:
                 Capability.TEXT_PICTURE,
                 Capability.ACTION_SPACE,
                 Capability.EXAMPLE_KEYS,
+                Capability.OUTCOMES,
             }
         ),
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
+    #: The kinds of outcome of :meth:`outcomes`, for the odds of a roll.
+    outcome_kinds = (
+        OutcomeKind("forfeit", "the roll offers no action: the turn passes", "R9.1"),
+        OutcomeKind("crossing", "a counter crosses the finish line", "R6.5"),
+        OutcomeKind("win", "the player's last counter crosses: the game is won", "R10.1"),
+    )
 
     # -- the core: configuration, states, chance, returns ----------------------------
     config = staticmethod(Config)
@@ -104,6 +112,16 @@ class FinishLine:
         """Return the state after ``action`` and its event's name."""
         after, event = state.step(action)
         return Step(after, event.value)
+
+    def outcomes(self, state: State, action: Action) -> frozenset[str]:
+        """Return the kinds of outcome of ``action``, read from its event and the counters."""
+        after, event = state.step(action)
+        kinds = {"forfeit"} if event is Event.FORFEITED else set()
+        if after.across[state.player] > state.across[state.player]:
+            kinds.add("crossing")
+        if event is Event.WON:
+            kinds.add("win")
+        return frozenset(kinds)
 
     def check(self, state: State) -> None:
         """Raise ``InvalidState`` naming the rule if ``state`` breaks an invariant (R12)."""

@@ -11,8 +11,9 @@ keys to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and
 ``board`` with ``board-change``, which state a board to be refused without a
 state.  It is also a :class:`~dicekit.protocol.Tagging`, whose rule tags
 :mod:`tower.tags` reads from the engine's decision records, a
-:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`) and an
-:class:`~dicekit.protocol.ActionSpace`.
+:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`), an
+:class:`~dicekit.protocol.ActionSpace` and an :class:`~dicekit.protocol.Outcomes`
+(the kinds of outcome of its actions, for the odds of a throw).
 
 >>> from fractions import Fraction
 >>> state = GAME.new_game(GAME.config(2))
@@ -36,7 +37,7 @@ from typing import Any
 from dicekit.boarddata import change
 from dicekit.dice import sorted_outcomes
 from dicekit.errors import RuleError
-from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, Step
+from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, OutcomeKind, Step
 from dicekit.rewards import winner_returns
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
@@ -52,6 +53,10 @@ __all__ = ["GAME", "TowerGame"]
 _THROWS: tuple[tuple[Action, Fraction], ...] = tuple(
     (Throw((dice[0], dice[1])), chance) for dice, chance in sorted_outcomes(2)
 )
+
+
+#: The kinds of outcome that an event names of itself.
+_KINDS = {Event.FORFEITED: "forfeit", Event.AGAIN: "again", Event.WON: "win"}
 
 
 class TowerGame:
@@ -71,11 +76,19 @@ class TowerGame:
                 Capability.ACTION_SPACE,
                 Capability.EXAMPLE_KEYS,
                 Capability.ORDERS_MOVES,
+                Capability.OUTCOMES,
             }
         ),
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
+    #: The kinds of outcome of :meth:`outcomes`, for the odds of a throw.
+    outcome_kinds = (
+        OutcomeKind("forfeit", "the throw offers no move: the turn passes", "R4.4"),
+        OutcomeKind("capture", "a stone of another player is captured", "R7.1"),
+        OutcomeKind("again", "the player throws again", "R6.1"),
+        OutcomeKind("win", "the player's last stone reaches the goal: the game is won", "R11.1"),
+    )
 
     # -- the core: configuration, states, chance, returns ----------------------------
     new_game = staticmethod(new_game)
@@ -117,6 +130,21 @@ class TowerGame:
         """Return the state after ``action`` and its event's name."""
         after = state.step(action)
         return Step(after.state, after.event.value)
+
+    def outcomes(self, state: State, action: Action) -> frozenset[str]:
+        """Return the kinds of outcome of ``action``: read from the event and the stones after it.
+
+        A move captures when another player's stones are not where they
+        were: only a capture moves them (R7.1, R8.2).
+        """
+        after = state.step(action)
+        kinds = {_KINDS[after.event]} if after.event in _KINDS else set()
+        if isinstance(action, Move):
+            me = state.player
+            stones = after.state.stones
+            if any(p != me and stones[p] != before for p, before in enumerate(state.stones)):
+                kinds.add("capture")
+        return frozenset(kinds)
 
     # -- notation and JSON (N1 to N3) ------------------------------------------------
     config_from_json = staticmethod(jsonform.config_from_json)
