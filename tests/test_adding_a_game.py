@@ -116,6 +116,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         "HasExampleKeys",
         "OwnRecords",
         "OwnSuite",
+        "Outcomes",
     ]
     capabilities = {c.protocol for c in dicekit.protocol.Capability if c.members}
     assert capabilities == {name for name, _ in rows[3:]}
