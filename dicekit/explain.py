@@ -174,7 +174,8 @@ def _position(game: Any, state: Any) -> Statement:
         return Statement("position.throw", 0, f"Player {player} is to throw the dice.")
     count = len(game.legal_actions(state))
     if about_to_throw(game, state):
-        text = f"Player {player} may take one of {count} legal actions, or throw the dice."
+        some = "the one legal action" if count == 1 else f"one of {count} legal actions"
+        text = f"Player {player} may take {some}, or throw the dice."
         return Statement("position.choose-or-throw", 0, text)
     if count == 1:
         return Statement("position.choose", 0, f"Player {player} has one legal action.")

@@ -87,9 +87,10 @@ class ThrowOdds:
         lines = [f"the next throw of player {self.player} ({self.outcomes} outcomes):"]
         for odds in self.kinds:
             percent = f"{float(odds.chance) * 100:.2f}%"
+            rule = f" ({odds.kind.rule})" if odds.kind.rule else ""
             lines.append(
                 f"  {odds.kind.name:<{width}}  {odds.chance!s:>{exact}}  {percent:>7}  "
-                f"{odds.kind.text} ({odds.kind.rule})"
+                f"{odds.kind.text}{rule}"
             )
         return "\n".join(lines)
 
@@ -105,7 +106,10 @@ def outcome_kinds(game: Any) -> tuple[OutcomeKind, ...]:
         return tuple(named.outcome_kinds)
     stepper = capable(game, Capability.STEPPING)
     if stepper is not None:
-        return tuple(OutcomeKind(event, f"the event {event}", "-") for event in stepper.events)
+        return tuple(
+            OutcomeKind(event, f"the throw or an action after it has the event {event}", "")
+            for event in stepper.events
+        )
     return ()
 
 

@@ -297,3 +297,26 @@ def test_play_odds_in_the_race(
     odds = [line for line in out.splitlines() if ": then player 1 throws: " in line]
     assert odds
     assert all(line.endswith("throws: forfeit 0, crossing 1/36, win 0") for line in odds)
+
+
+def test_a_game_without_outcome_kinds_gets_one_kind_per_event() -> None:
+    """The toy game (a die, a hold, a target of 10) names no kinds: its events stand for them.
+
+    Player 0 has 4 points in the turn and may hold or roll.  A 1 busts
+    (1/6); any other face is rolled (5/6).  After a 2 to 5 the hold is a
+    plain hold (4/6 = 2/3); after a 6 it banks 4 + 6 = 10, the target, and
+    wins (1/6).  The explanation offers the hold and the throw alike.
+    """
+    from tests.dicekit.toy import Toy
+
+    game = Toy()
+    state = game.parse_state("0,0/4/0d")
+    assert _odds(game, "0,0/4/0d") == {
+        "rolled": Fraction(5, 6),
+        "busted": Fraction(1, 6),
+        "held": Fraction(2, 3),
+        "won": Fraction(1, 6),
+    }
+    found = explain(game, state)
+    assert found.statements[0].text == "Player 0 may take the one legal action, or throw the dice."
+    assert next(s.text for s in found.statements if s.kind == "throw") == "r1 (1/6): busted"
