@@ -182,12 +182,6 @@ def _position(game: Any, state: Any) -> Statement:
     return Statement("position.choose", 0, f"Player {player} is to choose one of {count} actions.")
 
 
-def _listed(texts: Sequence[str]) -> str:
-    if len(texts) <= 2:
-        return " and ".join(texts)
-    return f"{', '.join(texts[:-1])} and {texts[-1]}"
-
-
 def explain(game: Any, state: Any, action: Any = None) -> Explanation:
     """Return what the rules say about ``state`` and, if given, ``action`` in it."""
     said: list[Statement] = [_position(game, state)]
@@ -253,8 +247,9 @@ def _choices(game: Any, state: Any, cite: Any) -> list[Statement]:
     legal = list(game.legal_actions(state))
     if legal:
         texts = [game.format_action(a) for a in legal]
-        plural = "action is" if len(texts) == 1 else "actions are"
-        said.append(Statement("choice", 0, f"The legal {plural} {_listed(texts)}.", cite(choice)))
+        plural = "action" if len(texts) == 1 else "actions"
+        listed = " ".join(texts)  # as ``cantstop moves`` lists them: an action may hold a comma
+        said.append(Statement("choice", 0, f"The legal {plural}: {listed}.", cite(choice)))
         said.append(Statement("actions", 0, "What each legal action does:"))
         for action, text in zip(legal, texts, strict=True):
             rules = cite(_action_rules(game, state, action))

@@ -121,7 +121,7 @@ def test_explain_refuses_a_move_onto_the_own_stone_under_r5_4() -> None:
     assert lines[0] == "Player 0 has one legal action."
     assert lines[1].startswith("0+3 is not legal: ")
     assert lines[1].endswith("(R5.4)")
-    assert "The legal action is 0+5. (R4.2, R5.3, R5.4)" in lines
+    assert "The legal action: 0+5. (R4.2, R5.3, R5.4)" in lines
     # rule by rule, each with its title from the spec
     assert any(line.startswith("  R5.4 Own stones never share a field: ") for line in lines)
     assert any(line.startswith("  R5.3 Stones at the start move first: ") for line in lines)
@@ -272,7 +272,7 @@ def test_play_question_mark_and_odds_at_the_prompt(
     argv = ["play", "--game", "tower", "--players", "human,runner", "--seed", "3"]
     status, out, _ = _run([*argv, "--record", str(tmp_path / "game.jsonl")], capsys)
     assert status == 0
-    assert "  The legal actions are 0+5 and 0+6. (R4.2)" in out
+    assert "  The legal actions: 0+5 0+6. (R4.2)" in out
     assert "  The rules cited, one by one:" in out
     for move in ("0+5", "0+6"):
         assert (
