@@ -123,10 +123,6 @@ def _say(output: TextIO, text: str = "") -> None:
     output.flush()
 
 
-def _indented(text: str) -> str:
-    return "\n".join(f"  {line}" for line in text.splitlines())
-
-
 def choice_keys(count: int) -> list[str]:
     """Return the keys of ``count`` choices: ``a`` to ``z``, then ``aa``, ``ab``, ...
 
@@ -153,6 +149,10 @@ def _rows(items: Sequence[str], width: int = 78) -> list[str]:
             line = ""
         line = f"{line}  {item}"
     return [*rows, line] if line else rows
+
+
+def _indented(text: str) -> str:
+    return "\n".join(f"  {line}" for line in text.splitlines())
 
 
 def _choose(game: Game[Any, Any, Any], state: Any, console: Console) -> Any:

@@ -7,9 +7,8 @@ the event of each transition (:class:`dicekit.protocol.Stepping`), the
 rules that decide each answer (:class:`dicekit.protocol.Tagging`, read from
 the engine's own decisions), a picture for a terminal
 (:class:`dicekit.protocol.TextPicture`) and the numbering of its actions
-(:class:`dicekit.protocol.ActionSpace`), the kinds of outcome of its
-actions for the odds of a roll (:class:`dicekit.protocol.Outcomes`), and adds
-one key to its spec examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
+(:class:`dicekit.protocol.ActionSpace`), and adds one key to its spec
+examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
 >>> from dicekit.protocol import Capability
 >>> GAME.info.name, sorted(c.name for c in GAME.info.capabilities)
@@ -69,7 +68,8 @@ class FinishLine:
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
-    #: The kinds of outcome of :meth:`outcomes`, for the odds of a roll.
+    #: The kinds of outcome of :meth:`outcomes`, for the odds of a roll
+    #: (:class:`dicekit.protocol.Outcomes`).
     outcome_kinds = (
         OutcomeKind("forfeit", "the roll offers no action: the turn passes", "R9.1"),
         OutcomeKind("crossing", "a counter crosses the finish line", "R6.5"),

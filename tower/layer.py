@@ -11,9 +11,8 @@ keys to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and
 ``board`` with ``board-change``, which state a board to be refused without a
 state.  It is also a :class:`~dicekit.protocol.Tagging`, whose rule tags
 :mod:`tower.tags` reads from the engine's decision records, a
-:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`), an
-:class:`~dicekit.protocol.ActionSpace` and an :class:`~dicekit.protocol.Outcomes`
-(the kinds of outcome of its actions, for the odds of a throw).
+:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`) and an
+:class:`~dicekit.protocol.ActionSpace`.
 
 >>> from fractions import Fraction
 >>> state = GAME.new_game(GAME.config(2))
@@ -82,7 +81,8 @@ class TowerGame:
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
-    #: The kinds of outcome of :meth:`outcomes`, for the odds of a throw.
+    #: The kinds of outcome of :meth:`outcomes`, for the odds of a throw
+    #: (:class:`dicekit.protocol.Outcomes`).
     outcome_kinds = (
         OutcomeKind("forfeit", "the throw offers no move: the turn passes", "R4.4"),
         OutcomeKind("capture", "a stone of another player is captured", "R7.1"),
