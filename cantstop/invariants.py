@@ -60,7 +60,7 @@ def validate(state: State) -> None:
     set_(state, "squares", tuple(normal))
     if not isinstance(state.markers, Mapping):
         raise InvalidState(f"markers must be a mapping, not {state.markers!r}", "R16.1")
-    markers = _column_map(state.markers, "marker", heights)
+    markers = _column_map(state.markers, "a marker", heights)
     set_(state, "markers", markers)
 
     won = _won_columns(rules, normal)
@@ -173,17 +173,20 @@ def _check_phase(state: State, winner: int | None, markers: ColumnMap) -> None:
 
 
 def _column_map(values: Mapping[int, int], what: str, heights: Mapping[int, int]) -> ColumnMap:
-    """Check that every position lies on the board (R16.2); return them as a column map."""
+    """Check that every position lies on the board (R16.2); return them as a column map.
+
+    ``what`` names the pieces with their article: ``a marker``, ``player 0's square``.
+    """
     for column, position in values.items():
         if column not in heights:
-            raise InvalidState(f"a {what} is in column {column!r}, which the board lacks", "R16.2")
+            raise InvalidState(f"{what} is in column {column!r}, which the board lacks", "R16.2")
         if (
             not isinstance(position, int)
             or isinstance(position, bool)
             or not 1 <= position <= heights[column]
         ):
             raise InvalidState(
-                f"a {what} in column {column} is on space {position!r}; "
+                f"{what} in column {column} is on space {position!r}; "
                 f"the column has spaces 1 to {heights[column]}",
                 "R16.2",
             )

@@ -61,7 +61,7 @@ from cantstop.state import Event, Phase, State
 from cantstop.text import MARKER, board_lines, legend
 from dicekit import play as layer
 from dicekit.play import Quit, read_answer
-from dicekit.quote import brief
+from dicekit.quote import brief, brief_digits
 
 __all__ = [
     "HUMAN",
@@ -197,7 +197,8 @@ def read_move(text: str, moves: Sequence[Move]) -> Move | NotAChoice:
         numbers = re.findall(r"\d+", answer)
         wrong = [n for n in numbers if len(n) > 2 or int(n) not in COLUMNS]
         if wrong:
-            return NotAChoice(f"{wrong[0][:6]} is not a column: the sum of two dice is 2 to 12")
+            number = brief_digits(wrong[0])
+            return NotAChoice(f"{number} is not a column: the sum of two dice is 2 to 12")
         if len(numbers) > 2:
             return NotAChoice(
                 f"{brief(typed)} names {len(numbers)} sums; a move plays one or two (rule R4.3)"

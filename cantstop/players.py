@@ -26,6 +26,7 @@ from typing import Protocol, runtime_checkable
 
 from cantstop.actions import Move
 from cantstop.board import MARKERS
+from cantstop.decide import decide_stop
 from cantstop.errors import CantStopError
 from cantstop.odds import bust_probability, expected_gain, single_column_chances
 from cantstop.state import State
@@ -88,16 +89,13 @@ def turn_progress(state: State) -> int:
 
 
 def stopping_wins(state: State) -> bool:
-    """Return whether stopping now would win the game (R11.3, R12.1).
+    """Return whether stopping now would win the game (R11.3, R12.1), as ``decide_stop`` says.
 
     >>> from cantstop import parse_state
     >>> stopping_wins(parse_state('2:3,3:5/- 4:7 0d'))
     True
     """
-    heights = state.rules.heights
-    held = sum(1 for owner in state.won.values() if owner == state.player)
-    held += sum(1 for column, space in state.markers.items() if space == heights[column])
-    return held >= state.rules.columns_to_win
+    return decide_stop(state).wins
 
 
 def may_stop(state: State) -> bool:
@@ -114,14 +112,13 @@ def may_stop(state: State) -> bool:
 
 
 def claims_a_column(state: State) -> bool:
-    """Return whether a marker stands on its column's top space, so stopping claims the column.
+    """Return whether stopping now claims a column (R11.3), as ``decide_stop`` says.
 
     >>> from cantstop import parse_state
     >>> claims_a_column(parse_state('-/- 2:3 0d')), claims_a_column(parse_state('-/- 2:2 0d'))
     (True, False)
     """
-    heights = state.rules.heights
-    return any(space == heights[column] for column, space in state.markers.items())
+    return bool(decide_stop(state).claimed)
 
 
 class Decision(enum.Enum):

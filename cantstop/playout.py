@@ -10,7 +10,8 @@ picking index ``int(r * len(moves))`` of :meth:`~cantstop.State.legal_moves`;
 and one per decision, rolling again when it is below ``roll_again``.
 
 :func:`playout` plays a game out under that policy with the engine's move
-table (:mod:`cantstop._tables`) and plain lists instead of :class:`~cantstop.State`
+table (:mod:`cantstop._tables`), the engine's decisions (:mod:`cantstop.decide`)
+and plain values instead of :class:`~cantstop.State`
 values; it returns exactly the state, and records exactly the actions, that
 folding :meth:`~cantstop.State.apply` over :func:`random_action` gives for the
 same generator (``tests/test_fast.py`` checks this).  It is meant for
@@ -28,17 +29,19 @@ statement of the policy.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from cantstop import _tables
 from cantstop.actions import Action, Stop
 from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
 from cantstop.config import Variant
+from cantstop.decide import following, play_stop
 from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
 from cantstop.refusals import stop_blockers
 from cantstop.state import Phase, State
-from cantstop.transitions import successor
+from cantstop.transitions import successor, turn_starts
 
 __all__ = ["ROLL_AGAIN", "playout", "random_action"]
 
@@ -79,19 +82,19 @@ def playout(
     over, only faster.  When ``actions`` is a list, every action played is
     appended to it.  The rules are the engine's: the move table and the
     situations of :mod:`cantstop._tables`, the landing of
-    :func:`cantstop.analysis.landing` and the stop rule of
-    :func:`cantstop.refusals.stop_blockers`.
+    :func:`cantstop.analysis.landing`, the stop rule of
+    :func:`cantstop.refusals.stop_blockers` and what a stop does,
+    :func:`cantstop.decide.play_stop`.
     """
     if state.phase is Phase.OVER:
         return state
     rules = state.rules
-    n_players = rules.players
     heights = dict(rules.heights)
+    target = rules.columns_to_win
     variant_a = rules.variant is Variant.A
     variant_b = rules.variant is Variant.B
-    squares = [dict(theirs) for theirs in state.squares]
-    won = dict(state.won)
-    held = [sum(1 for owner in won.values() if owner == p) for p in range(n_players)]
+    squares: list[Mapping[int, int]] = [dict(theirs.items()) for theirs in state.squares]
+    won: Mapping[int, int] = dict(state._won.items())
     table_moves = _tables.moves
     room = _tables.room
     with_column = _tables.with_column
@@ -99,11 +102,9 @@ def playout(
     draw = rng.random
     record = actions.append if actions is not None else None
 
-    # Each player's situation at the start of their turn, kept up to date.
-    base = tuple(
-        sum(_tables.start_bits(rules, squares, won, p, c) for c in rules.heights)
-        for p in range(n_players)
-    )
+    # Each player's situation at the start of their turn (the engine's, found once
+    # per state), kept up to date.
+    base = turn_starts(state)
 
     player = state.player
     mine = squares[player]
@@ -150,24 +151,15 @@ def playout(
                 continue  # R14.2 forbids the stop: roll instead
             if record:
                 record(_STOP)
-            topped = []
-            for column, space in markers.items():
-                mine[column] = space  # R11.2
-                if space == heights[column]:  # R11.3, R9.3
-                    topped.append(column)
-                    won[column] = player
-                    held[player] += 1
-                    for theirs in squares:
-                        if theirs is not mine:
-                            theirs.pop(column, None)
+            claimed, wins, won = play_stop(heights, target, player, markers, squares, won)
             base = _tables.starts_after_stop(
-                base, rules, squares, won, player, markers, topped, situation
+                base, rules, squares, won, player, markers, claimed, situation
             )
-            if held[player] >= rules.columns_to_win:  # R12.1
+            if wins:
                 return _final(state, player, squares, won, base)
             break
         markers.clear()
-        player = (player + 1) % n_players
+        player = following(rules, player)
         mine = squares[player]
         situation = base[player]
 
@@ -175,8 +167,8 @@ def playout(
 def _final(
     state: State,
     winner: int,
-    squares: list[dict[int, int]],
-    won: dict[int, int],
+    squares: list[Mapping[int, int]],
+    won: Mapping[int, int],
     starts: tuple[int, ...],
 ) -> State:
     """Return the finished game's state, built from the playout's dicts.

@@ -16,13 +16,9 @@ behind.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +26,7 @@ from typing import BinaryIO, TextIO, cast
 
 from cantstop.record import MAX_LINE_BYTES, PlaySetup, RecordWriter, check_line, read_header
 from cantstop.state import State, new_game
+from dicekit.saved import WithoutTornTail, beside, discard, sync_folder
 
 __all__ = [
     "Replay",
@@ -92,56 +89,6 @@ def create_in_folder(folder: Path) -> tuple[Path, TextIO]:
     raise FileExistsError(f"no free file name in {folder}")
 
 
-class _WithoutTornTail(io.BufferedIOBase):
-    """A record file read line by line, holding back a last line that a crash cut short.
-
-    A line is written whole, newline last, so a last line without its newline
-    that is not UTF-8 or not a JSON value was cut short while it was written:
-    it is kept in :attr:`torn` instead of being read.  One line is read ahead,
-    never more than :data:`~cantstop.record.MAX_LINE_BYTES` and one byte at a
-    time, so the file streams in constant memory, however long it is.
-    """
-
-    def __init__(self, raw: BinaryIO) -> None:
-        super().__init__()
-        self._raw = raw
-        self._ahead = raw.readline(_READ)
-        #: The last line, when it was cut short; ``None`` until then, and when it was not.
-        self.torn: bytes | None = None
-
-    def readable(self) -> bool:
-        return True
-
-    def readline(self, size: int | None = -1) -> bytes:
-        line = self._ahead
-        if not line:
-            return b""
-        self._ahead = self._raw.readline(_READ)
-        if not self._ahead and not line.endswith(b"\n") and _cut_short(line):
-            self.torn = line
-            return b""
-        return line
-
-
-#: The most a line read takes: one byte over the longest line a record may have, to tell it.
-_READ = MAX_LINE_BYTES + 1
-
-
-def _cut_short(line: bytes) -> bool:
-    """Whether a last line without its newline is the start of a line that was never finished."""
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError:  # the cut fell inside a character
-        return True
-    if not text.strip():
-        return False
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return True
-    return False
-
-
 class SavedGame:
     """A saved game's record opened to be resumed: its header read at once, its lines streamed.
 
@@ -173,7 +120,7 @@ class SavedGame:
         self.path = Path(os.path.realpath(path))
         self._file = self.path.open("rb")
         try:
-            self._lines = _WithoutTornTail(self._file)
+            self._lines = WithoutTornTail(cast(BinaryIO, self._file), MAX_LINE_BYTES)
             self.header, self._records = read_header(cast(BinaryIO, self._lines))
         except BaseException:
             self._file.close()
@@ -199,7 +146,7 @@ class SavedGame:
         :class:`OSError`; neither leaves the new file behind.
         """
         header = self.header
-        out, tmp = _beside(self.path)
+        out, tmp = beside(self.path)
         try:
             shutil.copymode(self.path, tmp)
             writer = RecordWriter(out, header.rules, first_player=header.first_player, play=setup)
@@ -210,28 +157,10 @@ class SavedGame:
                 writer.append(line.action, state)
                 actions += 1
         except BaseException:
-            _discard(out, tmp)
+            discard(out, tmp)
             raise
         torn = self._lines.torn
         return Replay(state, actions, torn, self.path, out, tmp, writer)
-
-
-def _beside(path: Path) -> tuple[TextIO, str]:
-    """Return a new hidden file in ``path``'s folder, open to write, and its name."""
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    return os.fdopen(handle, "w", encoding="utf-8"), tmp
-
-
-def _discard(out: TextIO, tmp: str) -> None:
-    """Remove a new file that is not wanted, even on a full disk.
-
-    It is unlinked first: closing it flushes what is left in its buffer, which
-    fails again on a full disk.
-    """
-    with contextlib.suppress(OSError):
-        os.unlink(tmp)
-    with contextlib.suppress(OSError):
-        out.close()
 
 
 @dataclass
@@ -260,24 +189,11 @@ class Replay:
             self._writer.sync()
             os.replace(self._tmp, self.path)
         except BaseException:
-            _discard(self._out, self._tmp)
+            discard(self._out, self._tmp)
             raise
-        _sync_folder(self.path.parent)
+        sync_folder(self.path.parent)
         return self._out, self._writer
 
     def discard(self) -> None:
         """Leave the old record as it is, and remove the new one."""
-        _discard(self._out, self._tmp)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Force a folder's entries (a file just renamed into it) to the disk, where possible."""
-    if not hasattr(os, "O_DIRECTORY"):
-        return
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot sync a folder; the rename itself is still atomic
-    finally:
-        os.close(fd)
+        discard(self._out, self._tmp)

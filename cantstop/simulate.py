@@ -20,6 +20,7 @@ layer's (:mod:`dicekit.simulate`), which simulates any game the same way.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,14 +165,32 @@ class Simulation:
         ]
         mean, half = self.mean_turns()
         if len(self.players) == 1:
+            d = _interval_decimals(half)
             lines.append(
-                f"{self.players[0]} wins in {mean:.2f} turns on average "
-                f"(95% confidence interval {mean - half:.2f} to {mean + half:.2f})"
+                f"{self.players[0]} wins in {mean:.{d}f} turns on average "
+                f"(95% confidence interval {mean - half:.{d}f} to {mean + half:.{d}f})"
             )
             return "\n".join(lines)
         lines += win_rows(self.players, self.wins, self.games, 8)
         lines.append(f"mean game length: {mean:.2f} turns (± {half:.2f})")
         return "\n".join(lines)
+
+
+def _interval_decimals(half: float) -> int:
+    """Return the decimals a mean with an interval of half-width ``half`` is written with.
+
+    The last digit written is that of the half-width's first significant
+    digit: digits below it are noise.  An interval of no width, or of none
+    known (one game), keeps two decimals.
+
+    >>> _interval_decimals(0.305), _interval_decimals(0.0072), _interval_decimals(3.4)
+    (1, 3, 0)
+    >>> _interval_decimals(math.inf), _interval_decimals(0.0)
+    (2, 2)
+    """
+    if not math.isfinite(half) or half <= 0:
+        return 2
+    return max(0, -math.floor(math.log10(half)))
 
 
 def simulate(

@@ -5,7 +5,8 @@ those.  They are read from the engine's analysis of a roll
 (:mod:`cantstop.analysis`): what each sum does and where it lands
 (:func:`~cantstop.analysis.decide_sum`), the rule behind each dropped sum
 (``DROP_RULES``), what a pairing offers and the rule that decides it
-(:func:`~cantstop.analysis.decide_offer`, ``OFFER_RULES``); an illegal
+(:func:`~cantstop.analysis.decide_offer`, ``OFFER_RULES``); what a stop
+claims and whether it wins (:func:`~cantstop.decide.decide_stop`); an illegal
 action's :class:`~cantstop.IllegalAction` names the rule that forbids it.
 A rule is named where its decision could go either way: forced play
 (R6.1) where a pairing has two sums that play together, equal sums (R7.1 to
@@ -45,6 +46,7 @@ from cantstop.analysis import (
 from cantstop.board import STANDARD_HEIGHTS
 from cantstop.config import Rules, Variant
 from cantstop.conformance.positions import Field, Marker, Part, Square
+from cantstop.decide import decide_stop
 from cantstop.dice import pairings, sorted_dice
 from cantstop.errors import IllegalAction
 from cantstop.state import Event, State
@@ -412,8 +414,7 @@ def _on_square(state: State, column: int, start: int, landed: int) -> bool:
 
 
 def _stop_aspects(state: State) -> list[Aspect]:
-    step = state.step(Stop())
-    after = step.state
+    found = decide_stop(state)
     me = state.player
     others = [p for p in range(state.rules.players) if p != me]
     heights = state.rules.heights
@@ -426,14 +427,14 @@ def _stop_aspects(state: State) -> list[Aspect]:
             # space shorter would make it won.
             rules = ["R9.1", "R11.3", board_rule(state.rules)]
             aspects.append(_aspect(f"whether column {column} is won", theirs, rules))
-        if space == heights[column] and any(column in state.squares[p] for p in others):
+        if any(lost == column for lost, _, _ in found.lost):
             aspects.append(_aspect(f"the squares leaving column {column}", theirs, ["R9.3"]))
-    held = sum(owner == me for owner in after.won.values())
+    held = found.held
     target = state.rules.columns_to_win
     event_rules = ["R12.1"]
     if target != Rules().columns_to_win:
         event_rules.append("R15.2")
-    if step.event is Event.WON:
+    if found.wins:
         before = sum(owner == me for owner in state.won.values())
         if held > target or held - before > 1:
             event_rules.append("R12.2")

@@ -7,7 +7,8 @@ without the checks of the constructor: it keeps the invariants of R16 by
 construction (the proofs in ``proofs/`` show which), and hands on what does
 not change (the rules, the squares during a turn, the turn-start
 situations).  What a roll does is decided in :mod:`cantstop.analysis`, why an
-action is refused in :mod:`cantstop.refusals`.  :func:`successor` is also the
+action is refused in :mod:`cantstop.refusals`, what a stop does in
+:func:`cantstop.decide.decide_stop`.  :func:`successor` is also the
 way the engine's other fast paths (:mod:`cantstop.playout`, unpickling) make
 a state they have played the rules for.
 
@@ -26,6 +27,7 @@ from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
 from cantstop.config import Rules, Variant
+from cantstop.decide import following, settle_stop
 from cantstop.errors import IllegalAction
 from cantstop.phase import Phase
 from cantstop.refusals import refusal, stop_blockers
@@ -122,7 +124,7 @@ def apply_roll(state: State, roll: Roll) -> State:
     moves = _table_moves(state._situation, index)
     if not moves:
         # R10.2: the markers come off, the squares stay, the turn passes (R2.3).
-        player = (state.player + 1) % state.rules.players
+        player = following(state.rules, state.player)
         starts = turn_starts(state)
         return successor(
             state.rules,
@@ -217,65 +219,28 @@ def apply_stop(state: State, stop: Stop) -> State:
         raise _refused(state, stop)
     me = state.player
     rules = state.rules
-    if rules.variant is _VARIANT_B and stop_blockers(rules, state.markers, state.squares, me):
+    markers = state.markers
+    if rules.variant is _VARIANT_B and stop_blockers(rules, markers, state.squares, me):
         raise _refused(state, stop)  # R14.2
-    heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
-    markers: dict[int, int] = state.markers._dict  # type: ignore[attr-defined]
-    squares = state.squares
-    own: dict[int, int] = squares[me]._dict  # type: ignore[attr-defined]
-    mine = own.copy()
-    top = next(reversed(own)) if own else 0  # the player's highest column with a square
-    unsorted = False
-    topped = []
-    for column, position in markers.items():  # in increasing column order
-        if column not in own:
-            if column < top:
-                unsorted = True
-            else:
-                top = column
-        mine[column] = position  # R11.2
-        if position == heights[column]:
-            topped.append(column)  # R11.3
-    mine_map = _from_sorted(dict(sorted(mine.items())) if unsorted else mine)
-    won = state._won
-    if topped:
-        won_dict: dict[int, int] = won._dict.copy()
-        for column in topped:
-            won_dict[column] = me
-        won = _from_sorted(dict(sorted(won_dict.items())))
-        new_squares = tuple(
-            mine_map if p == me else _without(theirs, topped)  # R9.3
-            for p, theirs in enumerate(squares)
-        )
-    else:
-        new_squares = (*squares[:me], mine_map, *squares[me + 1 :])
+    found = settle_stop(rules, me, markers, state.squares, state._won)
+    squares, won, claimed = found.squares, found.won, found.claimed
     if rules.variant is _VARIANT_A:
         starts = starts_after_stop(
-            turn_starts(state), rules, new_squares, won, me, markers, topped, state._situation
+            turn_starts(state), rules, squares, won, me, markers, claimed, state._situation
         )
     else:  # starts_after_stop's other case, written out: the most frequent stop
         new_starts = list(turn_starts(state))
         new_starts[me] = state._situation & UNMARKED
-        for column in topped:  # a won column has no room for anybody
+        for column in claimed:  # a won column has no room for anybody
             bit = 1 << column
             for p in range(rules.players):
                 new_starts[p] &= ~(bit | bit << 13)
         starts = tuple(new_starts)
-    if topped and sum(owner == me for owner in won._dict.values()) >= rules.columns_to_win:
-        return successor(
-            state.rules, me, _OVER, None, _NO_MARKERS, new_squares, won, starts[me], (), starts
-        )
-    player = (me + 1) % rules.players  # R2.3
+    player = found.player
+    phase = _OVER if found.wins else _ROLL
     return successor(
-        state.rules, player, _ROLL, None, _NO_MARKERS, new_squares, won, starts[player], (), starts
+        rules, player, phase, None, _NO_MARKERS, squares, won, starts[player], (), starts
     )
-
-
-def _without(squares: Mapping[int, int], columns: list[int]) -> Mapping[int, int]:
-    """Return ``squares`` without ``columns``: the squares a won column takes off (R9.3)."""
-    if not any(column in squares for column in columns):
-        return squares
-    return _from_sorted({c: v for c, v in squares.items() if c not in columns})
 
 
 def _refused(state: State, action: Action) -> IllegalAction:

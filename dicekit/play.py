@@ -6,7 +6,8 @@ of the game draws its dice, or its bot's choice, from
 ``random.Random(f"{seed}/{n}")``, so the seed alone fixes every throw and
 every bot's move.  Every throw is shown with the event it caused (for a
 game that reports events), every bot's action is told, and after each turn
-the game draws its state (:func:`dicekit.demo.picture`).
+the game draws its state (:func:`dicekit.demo.picture`), with its legend
+under it where the game has one (:class:`~dicekit.protocol.Legend`).
 
 A person chooses among the legal actions by letter (``a``, ``b``, ...) or by
 typing the action in the game's notation; where the game leaves it to the
@@ -123,6 +124,13 @@ def _say(output: TextIO, text: str = "") -> None:
     output.flush()
 
 
+def _board(game: Game[Any, Any, Any], state: Any) -> str:
+    """Return the picture of ``state`` with its legend under it, for a game that has one."""
+    keyed = capable(game, Capability.LEGEND)
+    drawn = picture(game, state)
+    return drawn if keyed is None else f"{drawn}\n{keyed.legend(state)}"
+
+
 def choice_keys(count: int) -> list[str]:
     """Return the keys of ``count`` choices: ``a`` to ``z``, then ``aa``, ``ab``, ...
 
@@ -177,7 +185,7 @@ def _choose(game: Game[Any, Any, Any], state: Any, console: Console) -> Any:
                 "board draws the state again; q saves the game and leaves"
             )
         elif lowered == "board":
-            console.say(picture(game, state))
+            console.say(_board(game, state))
         elif lowered in keys or answer in texts or (lowered == "throw" and THROW in texts):
             index = keys.index(lowered) if lowered in keys else texts.index(answer)
             if lowered == "throw":
@@ -186,6 +194,21 @@ def _choose(game: Game[Any, Any, Any], state: Any, console: Console) -> Any:
         else:
             shown = answer if len(answer) <= 40 else f"{answer[:40]}… ({len(answer):,} characters)"
             console.say(f"  {shown!r} is not a choice: type a letter from {span}, or help")
+
+
+def _told(name: str, action: str, by_chance: bool, decided: bool) -> str:
+    """Say who did what: the player plays, the player throws, or chance throws for the player.
+
+    >>> _told("human", "+A5,+A6", False, True), _told("human", "r56", True, False)
+    ('human plays +A5,+A6', 'chance throws r56 for human')
+    >>> _told("racer", "t34", True, True)
+    'racer throws t34'
+    """
+    if not by_chance:
+        return f"{name} plays {action}"
+    if decided:
+        return f"{name} throws {action}"
+    return f"chance throws {action} for {name}"
 
 
 def play(
@@ -215,11 +238,12 @@ def play(
             if player != mover:
                 mover = player
                 console.say()
-                console.say(picture(game, state))
+                console.say(_board(game, state))
                 console.say(f"player {player} ({names[player]}) to play")
             rng = random.Random(f"{seed}/{played}")
             seat = seats[player]
-            if seat is None and decisions(game, state):
+            decided = bool(decisions(game, state))  # else chance acts of itself
+            if seat is None and decided:
                 if writer is not None:
                     writer.sync()
                 chosen = _choose(game, state, console)
@@ -235,15 +259,16 @@ def play(
             played += 1
             if writer is not None:
                 writer.append(action, after, event)
-            what = "throws" if by_chance else "plays"
-            happened = f": {event}" if by_chance and event is not None else ""
-            console.say(f"  {names[player]} {what} {game.format_action(action)}{happened}")
+            console.say(
+                f"  {_told(names[player], game.format_action(action), by_chance, decided)}"
+                + (f": {event}" if by_chance and event is not None else "")
+            )
             if seat is not None and not by_chance and delay:
                 time.sleep(delay)
             state = after
         winner = game.winner(state)
         console.say()
-        console.say(picture(game, state))
+        console.say(_board(game, state))
         console.say(f"player {winner} ({names[winner or 0]}) wins!")
     except Quit:
         console.say("game left unfinished")

@@ -17,7 +17,7 @@ A game gives the layer three protocols, each a :class:`typing.Protocol`:
 A game may provide more, and says so in :attr:`GameInfo.capabilities`
 (:class:`Capability`): the layer reads that data, and never probes a game
 for methods.  Each capability brings the methods of its protocol class
-(:class:`Stepping`, :class:`Tagging`, :class:`TextPicture`,
+(:class:`Stepping`, :class:`Tagging`, :class:`TextPicture`, :class:`Legend`,
 :class:`ActionSpace`, :class:`ChanceByChoice`, and the protocols of
 :mod:`dicekit.spec`, :mod:`dicekit.conformance.serve`, :mod:`dicekit.record`
 and :mod:`dicekit.conformance.choice`), and
@@ -59,6 +59,7 @@ from typing import (
 if TYPE_CHECKING:
     from dicekit.conformance.choice import OwnSuite
     from dicekit.conformance.serve import ServesOps
+    from dicekit.conformance.textfamilies import BrokenSetups
     from dicekit.record import OwnRecords
     from dicekit.spec import HasExampleKeys
 
@@ -76,6 +77,7 @@ __all__ = [
     "Forms",
     "Game",
     "GameInfo",
+    "Legend",
     "OutcomeKind",
     "Outcomes",
     "StateT",
@@ -123,6 +125,8 @@ class Capability(enum.Enum):
     TAGGING = ("Tagging", ("action_rules", "choice_rules"))
     #: A picture of a state for a terminal: :class:`TextPicture`.
     TEXT_PICTURE = ("TextPicture", ("state_text",))
+    #: A key to the marks of the text picture, printed under it: :class:`Legend`.
+    LEGEND = ("Legend", ("legend",))
     #: Every action numbered once: :class:`ActionSpace`.
     ACTION_SPACE = ("ActionSpace", ("action_space",))
     #: States where the player may decide to let chance act: :class:`ChanceByChoice`.
@@ -137,6 +141,9 @@ class Capability(enum.Enum):
     OWN_RECORDS = ("OwnRecords", ("record_format",))
     #: A conformance suite of the game's own: :class:`dicekit.conformance.choice.OwnSuite`.
     OWN_SUITE = ("OwnSuite", ("conformance",))
+    #: Setups each made to break one rule of the game's own data (a board given as data):
+    #: :class:`dicekit.conformance.textfamilies.BrokenSetups`.
+    BROKEN_SETUPS = ("BrokenSetups", ("broken_setups",))
     #: The kinds of outcome an action may have, for the odds of a throw: :class:`Outcomes`.
     OUTCOMES = ("Outcomes", ("outcome_kinds", "outcomes"))
 
@@ -380,6 +387,18 @@ class TextPicture(Protocol, Generic[_StateIn]):
         ...
 
 
+class Legend(Protocol, Generic[_StateIn]):
+    """:attr:`Capability.LEGEND`: a key to the marks of the text picture (:class:`TextPicture`).
+
+    The terminal game (:mod:`dicekit.play`) prints it under every picture it
+    draws.  A game whose picture carries its key already declares nothing.
+    """
+
+    def legend(self, state: _StateIn) -> str:
+        """Return what each mark of ``state``'s picture stands for, in a line or two."""
+        ...
+
+
 class ChanceByChoice(Protocol, Generic[_StateIn]):
     """:attr:`Capability.CHANCE_BY_CHOICE`: states where the player decides whether chance acts.
 
@@ -475,6 +494,8 @@ def capable(
     game: object, capability: Literal[Capability.TEXT_PICTURE]
 ) -> TextPicture[Any] | None: ...
 @overload
+def capable(game: object, capability: Literal[Capability.LEGEND]) -> Legend[Any] | None: ...
+@overload
 def capable(
     game: object, capability: Literal[Capability.ACTION_SPACE]
 ) -> ActionSpace[Any, Any] | None: ...
@@ -492,6 +513,8 @@ def capable(game: object, capability: Literal[Capability.SERVES_OPS]) -> ServesO
 def capable(game: object, capability: Literal[Capability.OWN_RECORDS]) -> OwnRecords | None: ...
 @overload
 def capable(game: object, capability: Literal[Capability.OWN_SUITE]) -> OwnSuite | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.BROKEN_SETUPS]) -> BrokenSetups | None: ...
 @overload
 def capable(
     game: object, capability: Literal[Capability.OUTCOMES]

@@ -51,6 +51,7 @@ from dicekit.recordlines import brief as _brief
 from dicekit.recordreport import report, report_error
 
 __all__ = [
+    "BLANK",
     "FORMAT",
     "LAYER_FORMAT",
     "MAX_LINE_BYTES",
@@ -77,13 +78,18 @@ __all__ = [
 ]
 
 
+#: The characters of a blank line: JSON's white space (RFC 8259), a line's end among them.
+#: Any other, a form feed or a no-break space too, makes the line one to read as JSON.
+BLANK = " \t\r\n"
+
+
 def _objects(
     file: Iterable[str] | BinaryIO, form: RecordFormat
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield the number and JSON object of every line that is not blank, errors in ``form``'s."""
     try:
         for number, text in numbered_lines(file, form.max_line_bytes()):
-            if text.strip():
+            if text.strip(BLANK):
                 yield number, load_object(number, text, form.describe)
     except RecordError as exc:
         raise form.error(exc.line, exc.reason) from None
@@ -248,7 +254,9 @@ class RecordWriter:
     (in the layer's: the state after the action, its event and the legal
     actions after it).  ``play`` is the header's optional ``play`` field,
     written by a program that seats people and bots (in the layer's format
-    ``{"seats": [...], "seed": n}``).  Each line is flushed as it is written.
+    ``{"seats": [...], "seed": n}``).  ``form`` writes in another format than
+    the game's own, as when a record is written afresh in the format it was
+    read in.  Each line is flushed as it is written.
     """
 
     def __init__(
@@ -260,8 +268,9 @@ class RecordWriter:
         first_player: int = 0,
         claims: bool = True,
         play: Any = None,
+        form: RecordFormat | None = None,
     ) -> None:
-        self._format = record_format(game)
+        self._format = record_format(game) if form is None else form
         header = self._format.header(game, config, first_player, play)
         self._file = file
         self._game = game

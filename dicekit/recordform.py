@@ -52,6 +52,8 @@ class RecordHeader:
     config: Any
     #: The player who begins.
     first_player: int = 0
+    #: The header's ``play`` field as written (a program's seats and seed), or ``None``.
+    play: Any = None
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,7 @@ class LayerFormat:
             game.new_game(config, first)
         except RuleError as exc:
             raise RecordError(number, f"bad setup: {exc.reason}", (exc.rule,)) from None
-        return RecordHeader(name, config, first)
+        return RecordHeader(name, config, first, obj.get("play"))
 
     def read_line(self, game: Game[Any, Any, Any], number: int, obj: dict[str, Any]) -> Any:
         """Return action line ``number`` as a :class:`RecordLine`."""

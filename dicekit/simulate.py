@@ -12,7 +12,9 @@ own draws, and seat ``i % n`` begins it, so a run's results depend on the
 seed and nothing else: not on the number of processes or the order they
 finish in.  The process pool and the progress bar (:func:`run_chunks`) and
 :func:`wilson_interval` serve every game's simulation, those a game runs
-on its own included.
+on its own included.  :func:`command` is a game's ``python -m
+GAME.simulate``, which prints what ``cantstop simulate --game GAME`` prints
+for the same players, games and seed.
 
 >>> from tests.dicekit.toy import TOY  # the layer's toy game
 >>> result = simulate(TOY, ["random", "random"], games=6, seed=1, processes=1)
@@ -22,16 +24,18 @@ on its own included.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import multiprocessing
 import os
 import random
 import signal
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 from dicekit.playing import play_out, player_count
 from dicekit.protocol import Game
@@ -44,6 +48,8 @@ __all__ = [
     "ProgressBar",
     "Simulation",
     "chunks",
+    "command",
+    "default_players",
     "mean_interval",
     "play_game",
     "run_chunks",
@@ -352,3 +358,75 @@ class ProgressBar:
         if self.stream is not None:
             self.stream.write("\n")
             self.stream.flush()
+
+
+class _UsageError(Exception):
+    """A command line :func:`command` cannot read."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises :class:`_UsageError` rather than printing and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def default_players(game: Game[Any, Any, Any]) -> str:
+    """Return the seats of a run that names none: the game's best built-in player against random.
+
+    The best is the first of ``game.bots()`` that does not play at random;
+    more seats of random play fill the game's least number of players.
+
+    >>> from tests.dicekit.toy import TOY
+    >>> list(TOY.bots()), default_players(TOY)
+    (['random'], 'random,random')
+    """
+    names = list(game.bots())
+    best = next((name for name in names if name != "random"), names[0])
+    return ",".join([best, "random"] + ["random"] * (game.info.min_players - 2))
+
+
+def command(game: Game[Any, Any, Any], argv: Sequence[str] | None = None) -> int:
+    """Run ``python -m GAME.simulate`` for ``game``; return its exit status.
+
+    It prints :meth:`Simulation.table` for ``--players``, ``--games`` and
+    ``--seed``: what ``cantstop simulate --game GAME`` prints for the same
+    options.  A usage error is one line on stderr, ``python -m
+    GAME.simulate: error: ...``, and exit status 2.
+    """
+    prog = f"python -m {game.info.name}.simulate"
+
+    def fail(message: str) -> int:
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        return 2
+
+    parser = _Parser(
+        prog=prog,
+        description=f"Play games of {game.info.name} between built-in players and print each "
+        "seat's win rate with its 95% confidence interval; the results depend on the seed alone.",
+    )
+    parser.add_argument(
+        "--players",
+        default=default_players(game),
+        help=f"seats, comma-separated, of {', '.join(game.bots())} (default: %(default)s)",
+    )
+    parser.add_argument("--games", type=int, default=1000, help="games (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the run (default: 1)")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="worker processes (default: every core)"
+    )
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as exc:
+        return fail(str(exc))
+    if not 1 <= args.games <= MAX_GAMES:
+        return fail(f"--games takes 1 to {MAX_GAMES:,}, not {args.games}")
+    if args.processes is not None and not 1 <= args.processes <= MAX_PROCESSES:
+        return fail(f"--processes takes 1 to {MAX_PROCESSES}, not {args.processes}")
+    names = [name.strip() for name in args.players.split(",")]
+    try:
+        result = simulate(game, names, args.games, args.seed, processes=args.processes)
+    except ValueError as exc:
+        return fail(str(exc))
+    print(result.table())
+    return 0

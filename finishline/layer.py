@@ -6,13 +6,14 @@ its info (:attr:`dicekit.protocol.GameInfo.capabilities`) that it reports
 the event of each transition (:class:`dicekit.protocol.Stepping`), the
 rules that decide each answer (:class:`dicekit.protocol.Tagging`, read from
 the engine's own decisions), a picture for a terminal
-(:class:`dicekit.protocol.TextPicture`) and the numbering of its actions
+(:class:`dicekit.protocol.TextPicture`) with its legend
+(:class:`dicekit.protocol.Legend`) and the numbering of its actions
 (:class:`dicekit.protocol.ActionSpace`), and adds one key to its spec
 examples, ``perft`` (:class:`dicekit.spec.HasExampleKeys`).
 
 >>> from dicekit.protocol import Capability
->>> GAME.info.name, sorted(c.name for c in GAME.info.capabilities)
-('finishline', ['ACTION_SPACE', 'EXAMPLE_KEYS', 'OUTCOMES', 'STEPPING', 'TAGGING', 'TEXT_PICTURE'])
+>>> GAME.info.name, sorted(c.name for c in GAME.info.capabilities)[:3]
+('finishline', ['ACTION_SPACE', 'EXAMPLE_KEYS', 'LEGEND'])
 >>> len(GAME.action_space(GAME.config(2)))
 1280
 >>> state = GAME.apply(GAME.new_game(GAME.config(3)), GAME.parse_action('r34'))
@@ -60,6 +61,7 @@ class FinishLine:
                 Capability.STEPPING,
                 Capability.TAGGING,
                 Capability.TEXT_PICTURE,
+                Capability.LEGEND,
                 Capability.ACTION_SPACE,
                 Capability.EXAMPLE_KEYS,
                 Capability.OUTCOMES,
@@ -147,6 +149,7 @@ class FinishLine:
     # -- pictures and players --------------------------------------------------------
     state_svg = staticmethod(svg.state_svg)
     state_text = staticmethod(text.state_text)
+    legend = staticmethod(text.legend)
 
     def bots(self) -> Mapping[str, Callable[[], Bot[State, Action]]]:
         """Return the built-in players by name: ``random`` and ``racer``."""

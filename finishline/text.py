@@ -29,7 +29,7 @@ from finishline.board import LETTERS, ROWS, cell_at
 from finishline.state import Phase, State
 from finishline.svg import PLAYER_NAMES
 
-__all__ = ["state_text"]
+__all__ = ["legend", "state_text"]
 
 
 def _name(player: int) -> str:
@@ -66,3 +66,16 @@ def state_text(state: State) -> str:
         lines.append(f" {mark} {name:<{width}}  in hand {state.hand[p]}  across {state.across[p]}")
     lines.append(f" {_caption(state)}")
     return "\n".join(lines)
+
+
+def legend(state: State) -> str:
+    """Return the key to the marks of :func:`state_text`, printed under the picture.
+
+    >>> from finishline.state import new_game
+    >>> print(legend(new_game()))
+    legend: 0 1 counters of player 0 (red) and player 1 (blue), . empty cell, > the player to act
+    """
+    counters = " ".join(str(p) for p in range(state.config.players))
+    names = [_name(p) for p in range(state.config.players)]
+    whose = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+    return f"legend: {counters} counters of {whose}, . empty cell, > the player to act"

@@ -91,6 +91,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
     """Each row names a class with the methods the row lists; every capability has its row."""
     import dicekit.conformance.choice
     import dicekit.conformance.serve
+    import dicekit.conformance.textfamilies
     import dicekit.protocol
     import dicekit.record
     import dicekit.spec
@@ -101,6 +102,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         dicekit.conformance.serve,
         dicekit.record,
         dicekit.conformance.choice,
+        dicekit.conformance.textfamilies,
     ]
     rows = re.findall(r"^\| \{class\}`~?[\w.]*?(\w+)` \| (.*?) \|", TEXT, flags=re.MULTILINE)
     assert [name for name, _ in rows] == [
@@ -110,12 +112,14 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         "Stepping",
         "Tagging",
         "TextPicture",
+        "Legend",
         "ActionSpace",
         "ChanceByChoice",
         "ServesOps",
         "HasExampleKeys",
         "OwnRecords",
         "OwnSuite",
+        "BrokenSetups",
         "Outcomes",
     ]
     capabilities = {c.protocol for c in dicekit.protocol.Capability if c.members}

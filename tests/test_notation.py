@@ -496,3 +496,19 @@ def test_writing_a_non_action_names_it_briefly() -> None:
     for write in (format_action, action_to_json):
         with pytest.raises(TypeError, match=r"not an action: 11111…11111 \(4,400 digits\)"):
             write(HUGE)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("7:99/- - 0r", "player 0's square in column 7 is on space 99"),
+        ("-/7:99 - 0r", "player 1's square in column 7 is on space 99"),
+        ("-/- 7:20 0d", "a marker in column 7 is on space 20"),
+    ],
+)
+def test_a_piece_off_its_column_is_named_with_the_right_article(text: str, named: str) -> None:
+    """A square is "player 0's square", never "a player 0's square"; a marker is "a marker"."""
+    with pytest.raises(NotationError) as caught:
+        parse_state(text)
+    assert named in str(caught.value)
+    assert "a player" not in str(caught.value)

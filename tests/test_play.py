@@ -110,7 +110,15 @@ def test_read_move_explains_each_mistake() -> None:
         "13 is not a column: the sum of two dice is 2 to 12"
     )
     assert str(read_move("0", moves)) == "0 is not a column: the sum of two dice is 2 to 12"
-    assert str(read_move("9" * 5000, moves)).startswith("999999 is not a column")
+    assert str(read_move("999999999999999", moves)).startswith(  # 15 digits: quoted whole
+        "999999999999999 is not a column"
+    )
+    assert str(read_move("99999999999999999999", moves)).startswith(
+        "99999…99999 (20 digits) is not a column"
+    )
+    assert str(read_move("9" * 5000, moves)).startswith(
+        "99999…99999 (5,000 digits) is not a column"
+    )
     assert str(read_move("4 5 6", moves)) == (
         "'4 5 6' names 3 sums; a move plays one or two (rule R4.3)"
     )

@@ -191,5 +191,16 @@ def test_ctrl_c_ends_the_run_with_130_and_no_traceback(method: str) -> None:
     assert proc.returncode == 130, err
     assert b"Traceback" not in err
     assert b"KeyboardInterrupt" not in err
+    assert err.endswith(b"\ncantstop simulate: interrupted\n"), err[-200:]
     assert out == b""
     assert gone, "worker processes outlived the interrupted run"
+
+
+def test_solitaire_mean_is_written_to_the_digit_its_interval_supports() -> None:
+    """The mean and its interval end at the half-width's first significant digit."""
+    result = simulate(["rule28"], games=200, seed=1, processes=1)
+    mean, half = result.mean_turns()
+    assert 0.1 <= half < 1  # 200 games pin the mean to tenths of a turn, not hundredths
+    line = result.table().splitlines()[1]
+    assert f"in {mean:.1f} turns on average" in line
+    assert f"interval {mean - half:.1f} to {mean + half:.1f})" in line

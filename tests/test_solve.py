@@ -15,7 +15,7 @@ from tests.extras import require
 require("numba")
 
 from cantstop import Phase, Roll, Rules, State, new_game  # noqa: E402
-from cantstop.players import GreedyPlayer, RandomPlayer, Rule28Player  # noqa: E402
+from cantstop.players import PLAYERS, GreedyPlayer, RandomPlayer, Rule28Player  # noqa: E402
 from cantstop.simulate import play_game  # noqa: E402
 from cantstop.solve import solve  # noqa: E402
 from cantstop.solve.evaluate import RandomnessError, evaluate  # noqa: E402
@@ -218,3 +218,59 @@ def test_command_line_errors_are_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("cantstop solve board: error: "), done.stderr
     assert done.stderr.count("\n") == 1
+
+
+class _NeverStops:
+    """A deterministic player that never stops, so every turn it plays ends in a bust."""
+
+    name = "never"
+
+    def choose(self, state: State, rng: random.Random):  # type: ignore[no-untyped-def]
+        return state.legal_moves()[0]
+
+    def stops(self, state: State, rng: random.Random) -> bool:
+        return False
+
+
+def test_a_player_that_never_wins_is_worth_infinity() -> None:
+    """A player that never stops never wins: its expected turns are infinite, not a huge number."""
+    assert evaluate(_NeverStops(), TINY[0]) == math.inf
+
+
+def test_evaluate_command_says_plainly_that_a_player_never_wins(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``solve evaluate`` says that a player never wins; its JSON gives no expected number."""
+    import json
+
+    from cantstop.cli import main
+    from cantstop.jsonform import rules_to_json
+
+    monkeypatch.setitem(PLAYERS, "never", _NeverStops)
+    rules = json.dumps(rules_to_json(TINY[0]))
+    assert main(["solve", "evaluate", "--player", "never", "--rules", rules]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("never never wins on this board: every turn it plays ends in a bust")
+    assert main(["solve", "evaluate", "--player", "never", "--rules", rules, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["expected"] is None
+
+
+def test_solve_board_shows_its_progress_on_stderr(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``solve board --progress`` tells the anchors solved on stderr; stdout is unchanged."""
+    import json
+    import re
+
+    from cantstop.cli import main
+    from cantstop.jsonform import rules_to_json
+
+    rules = json.dumps(rules_to_json(TINY[1]))
+    argv = ["solve", "board", "--rules", rules, "--out", str(tmp_path / "s.bin")]
+    assert main([*argv, "--no-progress"]) == 0
+    quiet = capsys.readouterr()
+    assert quiet.err == ""
+    assert main([*argv, "--progress"]) == 0
+    shown = capsys.readouterr()
+    assert shown.out.split(";")[0] == quiet.out.split(";")[0]
+    reports = re.findall(r"\rsolving: ([\d,]+) of ([\d,]+) anchors \((\d+)%\)", shown.err)
+    assert reports, shown.err
+    assert reports[-1][0] == reports[-1][1]
+    assert reports[-1][2] == "100"
+    assert shown.err.endswith("\n")

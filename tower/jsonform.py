@@ -1,8 +1,10 @@
 """The JSON forms of configurations, states and actions (N3), with exact round trips.
 
-Readers take a value as :func:`json.loads` returns it and raise
-:class:`~dicekit.errors.NotationError` (position 0, the value quoted) for a
-wrong form, or the error of the rule a well-formed value breaks.
+Readers take a value as :func:`json.loads` returns it and raise, as the
+protocol's readers do, only :class:`~dicekit.errors.NotationError` (position
+0, the value quoted) or, for a configuration the rules refuse,
+:class:`~dicekit.errors.InvalidConfig`; either names the rule, that of the
+form or that a well-formed value breaks.
 
 >>> from tower import parse_state
 >>> data = state_to_json(parse_state('R12/B0,5 R 1c35 @ours'))
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicekit.errors import InvalidState, RuleError
+from dicekit.errors import InvalidConfig, InvalidState, RuleError
 from tower.actions import Action, Move, Throw
 from tower.board import Board, board_from_json, board_to_json, load_board
 from tower.config import DEFAULT_BOARD, Config, make_config
@@ -131,6 +133,16 @@ def state_from_json(data: object) -> State:
         if key not in data:
             raise _fail(f"a state needs the field {shown(key)}", data, "N3.2")
     config = config_from_json(data["config"])
+    try:
+        return _state(data, config)
+    except (NotationError, InvalidConfig):
+        raise
+    except RuleError as exc:  # a state the rules refuse is a reader's error, as N3.2 says
+        raise _fail(exc.reason, data, exc.rule) from None
+
+
+def _state(data: dict[str, Any], config: Config) -> State:
+    """Return the state of ``data``, whose fields are all there, on ``config``."""
     player, phase_name = data["player"], data["phase"]
     if not _is_int(player):
         raise _fail("player is an integer", player, "N3.2")

@@ -11,7 +11,8 @@ keys to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and
 ``board`` with ``board-change``, which state a board to be refused without a
 state.  It is also a :class:`~dicekit.protocol.Tagging`, whose rule tags
 :mod:`tower.tags` reads from the engine's decision records, a
-:class:`~dicekit.protocol.TextPicture` (:mod:`tower.text`) and an
+:class:`~dicekit.protocol.TextPicture` with its :class:`~dicekit.protocol.Legend`
+(:mod:`tower.text`) and an
 :class:`~dicekit.protocol.ActionSpace`.
 
 >>> from fractions import Fraction
@@ -40,7 +41,7 @@ from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, OutcomeKind,
 from dicekit.rewards import winner_returns
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
-from tower import jsonform, notation, tags
+from tower import boardfaults, jsonform, notation, tags
 from tower.actions import Action, Move, Throw
 from tower.board import board_to_json, load_board
 from tower.config import Config, make_config
@@ -72,9 +73,11 @@ class TowerGame:
                 Capability.STEPPING,
                 Capability.TAGGING,
                 Capability.TEXT_PICTURE,
+                Capability.LEGEND,
                 Capability.ACTION_SPACE,
                 Capability.EXAMPLE_KEYS,
                 Capability.ORDERS_MOVES,
+                Capability.BROKEN_SETUPS,
                 Capability.OUTCOMES,
             }
         ),
@@ -174,6 +177,12 @@ class TowerGame:
 
         return state_text(state)
 
+    def legend(self, state: State) -> str:
+        """Return the key to the marks of :meth:`state_text` (:mod:`tower.text`)."""
+        from tower.text import legend
+
+        return legend(state)
+
     def action_space(self, config: Config) -> Sequence[Action]:
         """Return every move a player may make under ``config``: each step before the goal, 1 to 6.
 
@@ -188,6 +197,10 @@ class TowerGame:
         from tower.players import PLAYERS
 
         return PLAYERS
+
+    def broken_setups(self) -> list[tuple[JSON, str, tuple[str, ...]]]:
+        """Return boards each made to break one rule of R2 (:mod:`tower.boardfaults`)."""
+        return list(boardfaults.broken_setups())
 
     def example_keys(self) -> Mapping[str, ExampleKey]:
         """Return the game's own example keys: ``perft``, ``board`` and ``board-change``."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from tower.notation import format_action
 from tower.state import Phase, State
 
-__all__ = ["state_text"]
+__all__ = ["legend", "state_text"]
 
 
 def _cell(state: State, number: int, standing: dict[int, str]) -> str:
@@ -91,3 +91,24 @@ def state_text(state: State) -> str:
         lines.append(line)
     lines.append(_turn(state, names))
     return "\n".join(lines)
+
+
+def legend(state: State) -> str:
+    """Return the key to the marks of :func:`state_text`, printed under the picture.
+
+    >>> from tower import parse_state
+    >>> print(legend(parse_state('R0,12/B5 B 1c35 @ours')))
+    legend: R B stones of red and blue; r b g y fields of those colours, + the crossing,
+            * a star, . a plain field; each strip follows its own player's route
+    """
+    config = state.config
+    board = config.board
+    stones = " ".join(config.colours)
+    names = [board.colour(letter).name for letter in config.colours]
+    whose = " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+    fields = " ".join(c.letter.lower() for c in board.colours)
+    return (
+        f"legend: {stones} stones of {whose}; {fields} fields of those colours, "
+        "+ the crossing,\n        "
+        "* a star, . a plain field; each strip follows its own player's route"
+    )

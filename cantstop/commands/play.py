@@ -4,8 +4,11 @@ The game itself is :func:`cantstop.play.play`; this module reads the options,
 opens or resumes the game record (``spec/record.md``) and reports what the
 record or the options get wrong.  ``--game NAME`` plays another game
 (:mod:`cantstop.commands.games`) through the layer's terminal game,
-:func:`dicekit.play.play`, with the same seats, seed, record and delay;
-Can't Stop's rules options and ``--resume`` are Can't Stop's alone.
+:func:`dicekit.play.play`, with the same seats, seed, record and delay
+(:mod:`cantstop.commands.playany`); Can't Stop's rules options are its own.
+``--resume FILE`` plays on any game's record: one whose header names no game
+is Can't Stop's and is read here, one that names its game is read through
+the layer (:func:`~cantstop.commands.playany.resume_game`).
 """
 
 from __future__ import annotations
@@ -13,27 +16,36 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import random
-import shlex
-import stat
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.games import DEFAULT, add_game_option
 from cantstop.commands.options import (
     add_command,
     add_players_option,
     add_seed_option,
-    bot_names,
     examples,
     int_option,
-    player_names,
     seconds_option,
 )
-from cantstop.commands.report import UsageError, quoted, report_warning
+from cantstop.commands.playany import (
+    abandon,
+    check_resumable,
+    continue_hint,
+    named_game,
+    open_record,
+    play_game,
+    resume_game,
+    say_resumed,
+    seat_names,
+    seed_of,
+    setup_options,
+    written,
+)
+from cantstop.commands.report import UsageError, quoted
 from cantstop.config import Rules, Variant
 from cantstop.errors import CantStopError
 from cantstop.play import HUMAN, Console, draw_board, play
@@ -44,11 +56,8 @@ from cantstop.record import (
     RecordHeader,
     RecordWriter,
 )
-from cantstop.savedgames import Replay, SavedGame, create_in_folder, create_record, games_folder
+from cantstop.savedgames import Replay, SavedGame
 from cantstop.state import Phase, State, new_game
-from dicekit import play as layer
-from dicekit import record as layer_record
-from dicekit.errors import GameError
 
 __all__ = ["add_commands"]
 
@@ -57,27 +66,10 @@ def _seats(names: Sequence[str]) -> list[Player | None]:
     return [None if n == HUMAN else PLAYERS[n]() for n in names]
 
 
-def _seat_names(text: str) -> tuple[str, ...]:
-    return player_names(text, human=True)
-
-
 def _use_color(choice: str, stream: TextIO) -> bool:
     if choice != "auto":
         return choice == "always"
     return stream.isatty() and not os.environ.get("NO_COLOR")
-
-
-def _continue_hint(path: Path) -> str:
-    """Return the exact command that continues the game saved at ``path``."""
-    return f"cantstop play --resume {shlex.quote(os.path.abspath(path))}"
-
-
-def _file_argument(path: Path, option: str) -> None:
-    """Refuse a ``path`` that stands for stdin or stdout, or names a folder."""
-    if str(path) == "-":
-        raise UsageError(f"{option} takes a file; - (stdin or stdout) is not supported here")
-    if path.is_dir():
-        raise UsageError(f"{option} takes a file, and {path} is a folder")
 
 
 @dataclass
@@ -86,6 +78,7 @@ class _Game:
 
     state: State
     seats: tuple[str, ...]
+    players: list[Player | None]
     seed: int
     path: Path
     file: TextIO
@@ -93,41 +86,8 @@ class _Game:
     played: int
 
 
-def _open_new(path: Path, force: bool) -> TextIO:
-    try:
-        return create_record(path, replace=force)
-    except FileExistsError:
-        raise UsageError(
-            f"{path} exists; give --force to replace it, "
-            f"or continue its game with: {_continue_hint(path)}"
-        ) from None
-    except OSError as exc:
-        raise UsageError(f"cannot create the record {path}: {exc.strerror or exc}") from None
-
-
-def _open_in_games_folder() -> tuple[Path, TextIO]:
-    folder = games_folder()
-    try:
-        return create_in_folder(folder)
-    except FileExistsError:
-        raise UsageError(f"cannot find a free file name in {folder}") from None
-
-
-def _seed(args: argparse.Namespace) -> int:
-    """Return the seed the options give, or a fresh one from the system."""
-    return args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-
-
-def _open_record(args: argparse.Namespace) -> tuple[Path, TextIO]:
-    """Open the new game's record: ``--record FILE``, or a new file in the games folder."""
-    if args.record is not None:
-        _file_argument(args.record, "--record")
-        return args.record, _open_new(args.record, args.force)
-    return _open_in_games_folder()
-
-
 def _new_game(args: argparse.Namespace) -> _Game:
-    seats = _seat_names(args.players if args.players is not None else f"{HUMAN},rule28")
+    seats = seat_names(args.players if args.players is not None else f"{HUMAN},rule28")
     try:
         rules = Rules(
             players=len(seats),
@@ -138,26 +98,21 @@ def _new_game(args: argparse.Namespace) -> _Game:
         state = new_game(rules, first)
     except CantStopError as exc:
         raise UsageError(f"these options do not make a game: {exc}") from None
-    seed = _seed(args)
-    path, file = _open_record(args)
-    setup = PlaySetup(seats, seed)
-    writer = RecordWriter(file, rules, first_player=first, play=setup)
-    return _Game(state, seats, seed, path, file, writer, 0)
+    seed = seed_of(args)
+    players = _seats(seats)  # a player that cannot start stops the game before its record
+    path, file = open_record(args)
+    try:
+        writer = RecordWriter(file, rules, first_player=first, play=PlaySetup(seats, seed))
+    except BaseException:
+        abandon(path, file)
+        raise
+    return _Game(state, seats, players, seed, path, file, writer, 0)
 
 
 def _contradictions(args: argparse.Namespace, header: RecordHeader) -> list[str]:
     """Return the options given with ``--resume`` that the record contradicts, with reasons."""
-    found = []
+    found = setup_options(args, header.first_player)
     rules = header.rules
-    if args.record is not None:
-        found.append("--record names the file of a new game; a resumed game stays in its record")
-    if args.force:
-        found.append("--force applies to a new game's --record")
-    if args.first_player is not None and args.first_player != header.first_player:
-        found.append(
-            f"--first-player {args.first_player}: the game was begun by "
-            f"player {header.first_player}"
-        )
     if args.columns_to_win is not None and args.columns_to_win != rules.columns_to_win:
         found.append(
             f"--columns-to-win {args.columns_to_win}: the game is played to "
@@ -168,47 +123,24 @@ def _contradictions(args: argparse.Namespace, header: RecordHeader) -> list[str]
         played = "standard rules" if variant is None else f"variant {variant}"
         found.append(f"--variant {args.variant}: the game is played under {played}")
     if header.play is not None:
-        if args.players is not None and _seat_names(args.players) != header.play.seats:
+        if args.players is not None and seat_names(args.players) != header.play.seats:
             found.append(
                 f"--players {args.players}: the record seats {','.join(header.play.seats)}"
             )
         if args.seed is not None and args.seed != header.play.seed:
             found.append(f"--seed {args.seed}: the game's seed is {header.play.seed}")
-    elif args.players is not None and len(_seat_names(args.players)) != rules.players:
+    elif args.players is not None and len(seat_names(args.players)) != rules.players:
         found.append(
-            f"--players names {len(_seat_names(args.players))} seats for a game of "
+            f"--players names {len(seat_names(args.players))} seats for a game of "
             f"{rules.players} players"
         )
     return found
 
 
-def _check_resumable(path: Path) -> None:
-    """Refuse a ``--resume`` path that is missing, a folder, or a device, pipe or socket."""
-    _file_argument(path, "--resume")
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        raise UsageError(f"no such record: {path}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read the record {path}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(mode):
-        kind = _FILE_KINDS.get(stat.S_IFMT(mode), "not a regular file")
-        raise UsageError(f"--resume takes a record file, and {path} is {kind}")
-
-
-#: What a path that is no regular file is, for a message.
-_FILE_KINDS = {
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFIFO: "a named pipe",
-    stat.S_IFSOCK: "a socket",
-}
-
-
 def _resume(args: argparse.Namespace, console: Console) -> _Game | None:
     """Load the game of ``args.resume``; return it ready to go on, or ``None`` if it is over."""
     path: Path = args.resume
-    _check_resumable(path)
+    check_resumable(path)
     try:
         saved = SavedGame(path)
     except RecordError as exc:
@@ -227,18 +159,7 @@ def _resume(args: argparse.Namespace, console: Console) -> _Game | None:
         raise CantStopError(f"{path}: {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot resume the record {path}: {exc.strerror or exc}") from None
-    if replay.torn is not None:
-        report_warning(
-            "play",
-            f"the last line of {path} was cut short while it was written and is dropped "
-            f"({len(replay.torn.decode('utf-8', 'replace'))} characters); "
-            f"the {replay.actions} actions before it are kept",
-        )
-    console.say(
-        f"resuming {path}: {replay.actions} actions; seats "
-        + ", ".join(f"{p} {name}" for p, name in enumerate(seats))
-        + f"; seed {seed}"
-    )
+    say_resumed(path, replay.torn, replay.actions, seats, seed, console)
     state = replay.state
     if state.phase is Phase.OVER:
         _keep_finished(path, replay, header)
@@ -246,8 +167,13 @@ def _resume(args: argparse.Namespace, console: Console) -> _Game | None:
         winner = state.player  # the player who won is the one to move in the final state
         console.say(f"this game is over: player {winner} ({seats[winner]}) won")
         return None
-    file, writer = _written(path, replay)
-    return _Game(state, seats, seed, path, file, writer, replay.actions)
+    try:
+        players = _seats(seats)
+    except BaseException:
+        replay.discard()
+        raise
+    file, writer = written(path, replay)
+    return _Game(state, seats, players, seed, path, file, writer, replay.actions)
 
 
 def _setup(
@@ -258,8 +184,8 @@ def _setup(
         seats, seed = header.play.seats, header.play.seed
     else:
         n = header.rules.players
-        seats = _seat_names(args.players) if args.players is not None else (HUMAN,) * n
-        seed = _seed(args)
+        seats = seat_names(args.players) if args.players is not None else (HUMAN,) * n
+        seed = seed_of(args)
         if args.players is None:
             console.say(f"the record does not say who plays: {n} human seats (see --players)")
     unknown = [s for s in seats if s != HUMAN and s not in PLAYERS]
@@ -271,78 +197,35 @@ def _setup(
     return seats, seed
 
 
-def _written(path: Path, replay: Replay) -> tuple[TextIO, RecordWriter]:
-    """Put a replayed record in its place; a file that cannot be written is a usage error."""
-    try:
-        return replay.keep()
-    except OSError as exc:
-        raise UsageError(f"cannot write the record {path}: {exc.strerror or exc}") from None
-
-
 def _keep_finished(path: Path, replay: Replay, header: RecordHeader) -> None:
     """Leave a finished game's record as it is, but for a torn last line, which goes."""
     if replay.torn is None:
         replay.discard()
     elif header.play is not None:
-        _written(path, replay)[0].close()
+        written(path, replay)[0].close()
     else:
         # The header said nothing of the seats: the repaired record says nothing either.
         replay.discard()
         with SavedGame(path) as saved:
-            _written(path, saved.replay(None))[0].close()
-
-
-#: The options of ``play`` that set Can't Stop's rules or read its records.
-_CANT_STOP_ONLY = (
-    ("resume", "--resume"),
-    ("columns_to_win", "--columns-to-win"),
-    ("variant", "--variant"),
-)
-
-
-def _play_game(args: argparse.Namespace) -> int:
-    """Play a game other than Can't Stop in the terminal, through the layer."""
-    game = load_game(args.game)
-    for field, option in _CANT_STOP_ONLY:
-        if getattr(args, field) is not None:
-            raise UsageError(f"{option} is an option of Can't Stop; {game.info.title} has none")
-    seats = bot_names(game, args.players, human=True)
-    try:
-        config = game.config(len(seats))
-        first = 0 if args.first_player is None else args.first_player
-        state = game.new_game(config, first)
-    except GameError as exc:
-        raise UsageError(f"these options do not make a game: {exc}") from None
-    seed = _seed(args)
-    path, file = _open_record(args)
-    makers = game.bots()
-    bots = [None if name == HUMAN else makers[name]() for name in seats]
-    console = layer.Console(sys.stdin, sys.stdout)
-    with file:
-        writer = layer_record.RecordWriter(
-            file, game, config, first_player=first, play={"seats": list(seats), "seed": seed}
-        )
-        console.say(f"{game.info.title}; game record: {path} (seed {seed})")
-        console.say("type help at a prompt for the commands, q to leave")
-        try:
-            final = layer.play(game, state, bots, seats, seed, console, writer, args.delay)
-        except KeyboardInterrupt:
-            console.say()
-            console.say(f"game interrupted; its actions so far are recorded in {path}")
-            raise
-    if game.is_over(final):
-        console.say(f"the game is recorded in {path}")
-    else:
-        console.say(f"the game so far is recorded in {path}")
-    return 0
+            written(path, saved.replay(None))[0].close()
 
 
 def _play(args: argparse.Namespace) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
         # An answer that is not text in the terminal's encoding is read as not a choice.
         sys.stdin.reconfigure(errors="replace")
+    if args.resume is not None:
+        check_resumable(args.resume)
+        named = named_game(args.resume)
+        if named is not None:
+            return resume_game(args, named)
+        if args.game != DEFAULT:
+            raise UsageError(
+                f"--game {args.game}, but the header of {args.resume} names no game "
+                "(a Can't Stop record)"
+            )
     if args.game != DEFAULT:
-        return _play_game(args)
+        return play_game(args)
     console = Console(sys.stdin, sys.stdout, _use_color(args.color, sys.stdout))
     if args.resume is not None:
         game = _resume(args, console)
@@ -356,7 +239,7 @@ def _play(args: argparse.Namespace) -> int:
         try:
             final = play(
                 game.state,
-                _seats(game.seats),
+                game.players,
                 game.seed,
                 console,
                 game.writer,
@@ -365,11 +248,11 @@ def _play(args: argparse.Namespace) -> int:
             )
         except KeyboardInterrupt:
             console.say()
-            hint = _continue_hint(game.path)
+            hint = continue_hint(game.path)
             console.say(f"game interrupted and saved; continue it with: {hint}")
             raise
     if final.phase is not Phase.OVER:
-        console.say(f"the game is saved; continue it with: {_continue_hint(game.path)}")
+        console.say(f"the game is saved; continue it with: {continue_hint(game.path)}")
     else:
         console.say(f"the game is recorded in {game.path}")
     return 0
@@ -393,7 +276,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         type=Path,
         default=None,
         metavar="FILE",
-        help="continue the game in this record, with its seats, rules and seed",
+        help="continue the game in this record (of any game), with its seats, rules and seed",
     )
     p.add_argument(
         "--first-player",
@@ -425,7 +308,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "Play Can't Stop in the terminal, against built-in players or other people "
         "at the same keyboard. Every action is saved at once to a game record "
         "(spec/record.md) that holds the seats, the rules and the seed; "
-        "--resume FILE continues the game. Without --record the record goes to the "
+        "--resume FILE continues the game, whichever game the record is of. "
+        "Without --record the record goes to the "
         "per-user data folder: $XDG_DATA_HOME/cantstop/games (default "
         "~/.local/share/cantstop/games) on Linux, ~/Library/Application Support/"
         "cantstop/games on macOS, %LOCALAPPDATA%\\cantstop\\games on Windows."

@@ -23,7 +23,7 @@ from cantstop.commands.options import (
     int_option,
     player_names,
 )
-from cantstop.commands.report import UsageError
+from cantstop.commands.report import INTERRUPTED, UsageError
 from cantstop.jsonform import rules_from_json
 from cantstop.simulate import MAX_GAMES, MAX_PROCESSES, simulate
 from dicekit import simulate as layer
@@ -51,6 +51,15 @@ def _simulate_game(args: argparse.Namespace, bar: TextIO | None) -> layer.Simula
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        # As conform says it: one line on stderr, and the status of Ctrl-C.
+        print("cantstop simulate: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _run(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     bar = sys.stderr if show else None
     if args.game != DEFAULT:
@@ -102,7 +111,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.description = (
         "Play many games between built-in players and print each seat's win "
         "rate with its 95% confidence interval. The results depend on the seed alone, "
-        "not on the number of processes. Ctrl-C stops the run (exit status 130)."
+        "not on the number of processes. Ctrl-C stops the run: it says so on stderr and "
+        "exits with status 130."
     )
     p.epilog = examples(
         "cantstop simulate --players rule28,random --games 10000 --seed 1",

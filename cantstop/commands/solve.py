@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import time
@@ -26,7 +27,7 @@ from cantstop.commands.options import int_option
 from cantstop.commands.report import UsageError
 from cantstop.config import Rules
 from cantstop.errors import CantStopError
-from cantstop.jsonform import rules_from_json, rules_to_json
+from cantstop.jsonform import rules_from_json
 from cantstop.players import PLAYERS
 
 __all__ = ["add_commands", "table_row"]
@@ -55,7 +56,13 @@ def _solve(args: argparse.Namespace) -> int:
     from cantstop.solve.player import solution_path
 
     rules = _rules(args)
-    solution = solve(rules)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if show:
+        sys.stderr.write("solving: laying out the board")
+        sys.stderr.flush()
+    solution = solve(rules, _progress if show else None)
+    if show:
+        print(file=sys.stderr)  # ends the progress line
     path = Path(args.out) if args.out is not None else solution_path(rules)
     path.parent.mkdir(parents=True, exist_ok=True)
     save(solution, path)
@@ -71,6 +78,13 @@ def _solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(done: int, total: int) -> None:
+    """Redraw the solver's progress on stderr, in place: anchors solved of all."""
+    percent = 100 * done // max(1, total)
+    sys.stderr.write(f"\rsolving: {done:,} of {total:,} anchors ({percent}%)")
+    sys.stderr.flush()
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     from cantstop.solve.evaluate import evaluate
 
@@ -80,8 +94,17 @@ def _evaluate(args: argparse.Namespace) -> int:
     start = time.process_time()
     value = evaluate(PLAYERS[args.player](), rules)
     seconds = time.process_time() - start
+    never = math.isinf(value)  # every turn the player plays ends in a bust
     if args.json:
-        print(json.dumps({"player": args.player, "expected": value, "seconds": round(seconds, 3)}))
+        expected = None if never else value
+        print(
+            json.dumps({"player": args.player, "expected": expected, "seconds": round(seconds, 3)})
+        )
+    elif never:
+        print(
+            f"{args.player} never wins on this board: every turn it plays ends in a bust "
+            f"(exact, {seconds:.1f} s)"
+        )
     else:
         print(f"{args.player} wins in {value:.9f} turns on average (exact, {seconds:.1f} s)")
     return 0
@@ -222,6 +245,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         p.set_defaults(run=run)
         if name == "board":
             p.add_argument("--out", help="the solution file (default: the solutions folder)")
+            p.add_argument(
+                "--progress",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help="show the anchors solved on stderr (default: when stderr is a terminal)",
+            )
         elif name == "evaluate":
             p.add_argument("--player", default="rule28", help="a built-in player (default: rule28)")
         else:
@@ -240,8 +269,3 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--svg", required=True, help="the plot to write")
     p.add_argument("--plan", required=True, help="the plan's figures to write (Markdown)")
     p.set_defaults(run=_report)
-
-
-def rules_text(rules: Rules) -> str:
-    """Return the rules' JSON form on one line, as ``--rules`` takes it."""
-    return json.dumps(rules_to_json(rules), separators=(",", ":"))

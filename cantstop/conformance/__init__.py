@@ -20,7 +20,7 @@ a value.  Can't Stop's own parts:
   :mod:`~cantstop.conformance.evidence` and :mod:`~cantstop.conformance.blame`,
   reading the port's states with :mod:`~cantstop.conformance.positions`;
 - :mod:`cantstop.conformance.mutants` is a port with switchable single-rule bugs, and
-  :mod:`cantstop.conformance.study` measures the diagnosis on them;
+  :mod:`cantstop.study` measures the diagnosis on them;
 - :mod:`cantstop.conformance.verify` checks a game record (``spec/record.md``);
 - :mod:`cantstop.conformance.cli` adds ``conform``, ``serve`` and ``verify`` to
   the ``cantstop`` command.

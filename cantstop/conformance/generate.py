@@ -21,7 +21,6 @@ by :mod:`~cantstop.conformance.playcases`,
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -208,18 +207,10 @@ def write_next_version() -> tuple[dict[str, int], Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Regenerate the vectors; print the number of cases per file."""
-    parser = argparse.ArgumentParser(prog="python -m cantstop.conformance.generate")
-    parser.add_argument("--out", type=Path, help="directory to write (default: the spec's)")
-    args = parser.parse_args(argv)
-    counts, folder = write_next_version() if args.out is None else (write(args.out), args.out)
-    if not counts:
-        print(f"nothing written: the vectors are those of {folder}, released")
-        return 0
-    for name, count in counts.items():
-        print(f"{name}: {count} cases")
-    print(f"{sum(counts.values())} cases in total")
-    return 0
+    """Regenerate the vectors as :func:`cantstop.commands.vectors.generate_main` says."""
+    from cantstop.commands.vectors import generate_main
+
+    return generate_main(argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,7 +5,7 @@ like ``cantstop serve``, but with one rule implemented wrongly: the bug
 :data:`MUTANTS` names.  Each bug is one that a port author can plausibly make
 (several are found in published implementations of the game), and each
 belongs to one rule, the *rule at fault*.  The seeded-bug study
-(:mod:`cantstop.conformance.study`) runs the conformance suite against every
+(:mod:`cantstop.study`) runs the conformance suite against every
 mutant and records whether the suite catches the bug and where the diagnosis
 ranks the rule at fault.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from cantstop.decide import decide_stop
 from cantstop.explanation._statements import Writer, cells, column_map, columns_text, held_text
 from cantstop.odds import bust_probability, format_percent
 from cantstop.refusals import shares_text, stop_blockers
@@ -26,32 +27,28 @@ def say_stop(out: Writer, state: State) -> None:
             {"player": me, "shares": shares_text(shares)},
         )
         return
-    squares = dict(state.squares[me])
-    squares.update(state.markers)
+    found = decide_stop(state)
     out.say(
         "stop.square" if len(state.markers) == 1 else "stop.squares",
-        {"squares": column_map(squares)},
+        {"squares": column_map(found.squares[me])},
         {"player": me, "cells": cells(state.markers)},
     )
-    heights = state.rules.heights
-    won_now = [c for c, p in state.markers.items() if p == heights[c]]
-    for column in won_now:
+    for column in found.claimed:
         out.say("stop.column", {"column": column}, {"column": column})
-        for other, theirs in enumerate(state.squares):
-            if other != me and column in theirs:
+        for lost_column, other, space in found.lost:
+            if lost_column == column:
                 out.say(
                     "stop.removes",
-                    {"column": column, "player": other, "space": theirs[column]},
-                    {"other": other, "space": theirs[column], "column": column},
+                    {"column": column, "player": other, "space": space},
+                    {"other": other, "space": space, "column": column},
                 )
-    held = sum(1 for owner in state.won.values() if owner == me) + len(won_now)
+    held = found.held
     target = state.rules.columns_to_win
-    nxt = (me + 1) % state.rules.players
-    values = {"player": me, "held": held_text(held), "target": target, "next": nxt}
-    if held >= target:
+    values = {"player": me, "held": held_text(held), "target": target, "next": found.player}
+    if found.wins:
         out.say("stop.wins", {"held": held, "target": target, "next": None}, values)
     else:
-        out.say("stop.passes", {"held": held, "target": target, "next": nxt}, values)
+        out.say("stop.passes", {"held": held, "target": target, "next": found.player}, values)
 
 
 def say_chance(out: Writer, state: State) -> int:

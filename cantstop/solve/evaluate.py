@@ -17,6 +17,7 @@ be set beside the optimal value of a solved board.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from collections.abc import Callable
@@ -27,6 +28,11 @@ from cantstop.players import Decision, Player, decide
 from cantstop.solve.board import check_solitaire
 
 __all__ = ["RandomnessError", "evaluate"]
+
+
+#: A turn whose chance of not busting is this small or less is taken never to end well: the
+#: rounding of the chances' sum is far larger than any chance a real player leaves of winning.
+_NEVER = 1e-9
 
 
 class RandomnessError(RuntimeError):
@@ -61,7 +67,8 @@ class _Evaluation:
         if found is None:
             seen: dict[State, tuple[float, float]] = {}
             a, b = self.roll(start, seen)
-            found = self.anchors[start] = a / (1.0 - b)
+            # b is the chance that the turn busts: 1 (up to rounding) if every turn does.
+            found = self.anchors[start] = math.inf if 1.0 - b <= _NEVER else a / (1.0 - b)
             self.positions += len(seen) + 1
             if self.progress is not None and len(self.anchors) % 1000 == 0:
                 self.progress(len(self.anchors))
@@ -115,6 +122,8 @@ def evaluate(
     to roll) and includes its turn.  The player must be deterministic: one
     that draws from its generator raises :class:`RandomnessError`.
     ``progress`` is called with the number of anchors valued, every thousand.
+    A player that never wins (every turn it plays ends in a bust, as when it
+    never stops) is worth ``math.inf``.
     """
     check_solitaire(rules)
     state = new_game(rules) if start is None else start

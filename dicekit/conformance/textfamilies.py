@@ -20,15 +20,38 @@ import copy
 import json
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, Protocol
 
 from dicekit.conformance.pool import Pool, Setup, VectorError, make_case
 from dicekit.conformance.ranking import rule_key
 from dicekit.conformance.suite import Case
 from dicekit.errors import NotationError, RuleError
-from dicekit.protocol import JSON, Game
+from dicekit.protocol import JSON, Capability, Game, capable
 
-__all__ = ["edit", "invalid_cases", "notation_cases", "reading_rules", "spoil"]
+__all__ = [
+    "BrokenSetups",
+    "edit",
+    "invalid_cases",
+    "notation_cases",
+    "reading_rules",
+    "spoil",
+]
+
+
+class BrokenSetups(Protocol):
+    """:attr:`~dicekit.protocol.Capability.BROKEN_SETUPS`: setups made to break one rule each.
+
+    A game whose configuration holds data of its own (a board given as data)
+    offers configurations, each with one part of a valid one changed or
+    taken away, so that the rules that decide such data are asked; the
+    rejections keep those the game's reader refuses, with the rule it names.
+    """
+
+    def broken_setups(self) -> Sequence[tuple[JSON, str, tuple[str, ...]]]:
+        """Return configurations as JSON, each with what was changed and what a port needs."""
+        ...
+
 
 #: Characters every edit may draw from, besides those of the texts edited.
 EXTRA_CHARS = " -x9/,:+"
@@ -193,7 +216,106 @@ def invalid_cases(
         reject("state", count // 4, state_json)
         reject("action", count // 10, action_json)
     _setup_cases(game, setups, rng, count - len(cases), add)
+    if texts:
+        _mixed_cases(game, pool, random.Random("invalid-mixed"), MIXED, add)
+        _each_rule(game, pool, random.Random("invalid-each-rule"), add)
+    broken = capable(game, Capability.BROKEN_SETUPS)
+    for data, note, needs in broken.broken_setups() if broken is not None else ():
+        shown = json.dumps(data)[:200]
+        refused = _refusal(partial(_start, game, data), shown)
+        if refused is not None:
+            new = {"config": data, "first_player": 0}
+            add("new", [refused.rule], needs, new=new, note=note, expect={"error": refused.rule})
     return cases
+
+
+#: How many reachable states :func:`_each_rule` spoils every value of, and how many
+#: rejections it keeps for each rule the reader names.
+EACH_RULE_STATES = 80
+EACH_RULE_CASES = 4
+
+
+def _each_rule(
+    game: Game[Any, Any, Any], pool: Pool, rng: random.Random, add: Callable[..., None]
+) -> None:
+    """Add JSON states with one value changed, so that every rule the reader names is asked.
+
+    A few reachable states have every value changed in every way
+    :func:`spoil` may change it; of those the game's reader refuses, a few
+    are kept for each rule it names, the rules of the spec first.
+    """
+    found: dict[str, list[tuple[JSON, str, str]]] = {}
+    for text in rng.sample(pool.texts, min(EACH_RULE_STATES, len(pool.texts))):
+        data = game.state_to_json(pool.states[text])
+        for path in _paths(data):
+            parent = value_at(data, path[:-1])
+            value = value_at(data, path)
+            changes = _changes(value, isinstance(parent, dict))
+            if value is None:  # an absent thing made present: a number out of every range
+                changes += [(-1, "-1"), (10**6, "1000000")]
+            for becomes, words in changes:
+                spoiled = copy.deepcopy(data)
+                _put(spoiled, path, becomes)
+                refused = _refusal(
+                    partial(game.state_from_json, spoiled), json.dumps(spoiled)[:200]
+                )
+                if refused is not None:
+                    where = ".".join(map(str, path))
+                    found.setdefault(refused.rule, []).append((spoiled, f"{where}: {words}", text))
+    for rule in sorted(found, key=rule_key):
+        for spoiled, note, text in found[rule][:EACH_RULE_CASES]:
+            needs = pool.setups[text].needs
+            add("state", [rule], needs, json=spoiled, note=note, expect={"error": rule})
+
+
+def _start(game: Game[Any, Any, Any], data: JSON) -> object:
+    return game.new_game(game.config_from_json(data), 0)
+
+
+#: How many states made of two reachable states' parts the rejections hold, at most.
+MIXED = 120
+
+
+def _mixed_cases(
+    game: Game[Any, Any, Any],
+    pool: Pool,
+    rng: random.Random,
+    count: int,
+    add: Callable[..., None],
+) -> None:
+    """Add JSON forms of states made of two states of one setup, one field taken from the other.
+
+    Each part is valid on its own, so what refuses the whole is a rule that
+    ties the parts together (dice only while an action is chosen, a player
+    who exists, pieces that add up); it is kept only when the game's reader
+    refuses it, and expects the rule the reader names.
+    """
+    texts = pool.texts
+    by_setup: dict[str, list[str]] = {}
+    for text in texts:
+        by_setup.setdefault(pool.setups[text].name, []).append(text)
+    goal = count
+    for _ in range(count * 30):
+        if goal <= 0:
+            return
+        source = rng.choice(texts)
+        donor = rng.choice(by_setup[pool.setups[source].name])
+        data = game.state_to_json(pool.states[source])
+        other = game.state_to_json(pool.states[donor])
+        if not isinstance(data, dict) or not isinstance(other, dict):
+            return
+        keys = sorted(k for k in data.keys() & other.keys() if data[k] != other[k])
+        if not keys:
+            continue
+        key = rng.choice(keys)
+        mixed = {**data, key: copy.deepcopy(other[key])}
+        refused = _refusal(partial(game.state_from_json, mixed), json.dumps(mixed)[:200])
+        if refused is None:
+            continue
+        note = f"{key} taken from {donor}"
+        needs = pool.setups[source].needs
+        add("state", [refused.rule], needs, json=mixed, note=note, expect={"error": refused.rule})
+        goal -= 1
 
 
 def _setup_cases(
@@ -310,4 +432,87 @@ def notation_cases(
                     expect=expect,
                 )
             )
+    for data, rules, setup_needs, note in _reordered(game, pool, REORDERED):
+        state = game.state_from_json(data)
+        expect = {"state": game.format_state(state), "json": game.state_to_json(state)}
+        cases.append(
+            make_case(
+                f"notation-{len(cases) + 1:05d}",
+                rules,
+                "state",
+                setup_needs,
+                json=data,
+                note=note,
+                expect=expect,
+            )
+        )
     return cases
+
+
+#: How many JSON forms of states with a list in another order the round trips hold, at most.
+REORDERED = 60
+
+
+def _reordered(
+    game: Game[Any, Any, Any], pool: Pool, count: int
+) -> Iterator[tuple[JSON, list[str], Sequence[str], str]]:
+    """Yield JSON forms of states with one list reversed that the game reads as the same state.
+
+    Such a form is not the canonical one (the game puts the list in its own
+    order, as its dice sorted), so a port that keeps the order given writes
+    another state back.  Each comes with the rules the game names when it
+    refuses another value in that list's place: the rules that decide the
+    list; and the setup's needs and a note.
+    """
+    rng = random.Random("notation-reordered")
+    texts = list(pool.texts)
+    rng.shuffle(texts)
+    for text in texts:
+        if count <= 0:
+            return
+        data = game.state_to_json(pool.states[text])
+        paths = [
+            path
+            for path in _paths(data)
+            if isinstance(value_at(data, path), list)
+            and len(value_at(data, path)) > 1
+            and value_at(data, path) != value_at(data, path)[::-1]
+        ]
+        if not paths:
+            continue
+        path = rng.choice(paths)
+        turned = copy.deepcopy(data)
+        _put(turned, path, value_at(data, path)[::-1])
+        try:
+            read = game.state_from_json(turned)
+        except RuleError:
+            continue  # refused, not read in another order: a rejection, not a round trip
+        if game.state_to_json(read) != data:
+            continue
+        rules = _deciding(game, data, path)
+        if not rules:
+            continue
+        where = ".".join(map(str, path))
+        count -= 1
+        yield turned, rules, pool.setups[text].needs, f"{where} reversed"
+
+
+def _put(data: Any, path: Sequence[str | int], value: Any) -> None:
+    parent = value_at(data, path[:-1])
+    if value is ...:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+
+
+def _deciding(game: Game[Any, Any, Any], data: JSON, path: Sequence[str | int]) -> list[str]:
+    """Return the rules the game names when it refuses what the part at ``path`` may become."""
+    rules: set[str] = set()
+    parent = value_at(data, path[:-1])
+    for becomes, _ in _changes(value_at(data, path), isinstance(parent, dict)):
+        spoiled = copy.deepcopy(data)
+        _put(spoiled, path, becomes)
+        refused = _refusal(partial(game.state_from_json, spoiled), json.dumps(spoiled)[:200])
+        if refused is not None:
+            rules.add(refused.rule)
+    return sorted(rules, key=rule_key)

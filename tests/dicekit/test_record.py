@@ -330,3 +330,34 @@ def test_the_layer_verifier_reports_like_cantstop_verify(tmp_path: Path) -> None
         err.getvalue()
         == "toy verify: error: toy.jsonl:2: there are no points to hold (rule R2.5)\n"
     )
+
+
+#: Characters that are white space to Python but not to JSON (RFC 8259).
+NOT_JSON_SPACE = ["\x0c", "\x0b", "\xa0", "\x85", "\u2028", "\u3000"]
+
+
+@pytest.mark.parametrize("odd", NOT_JSON_SPACE, ids=lambda c: f"U+{ord(c):04X}")
+@pytest.mark.parametrize("kind", ["layer", "cantstop"])
+def test_a_line_of_other_white_space_is_refused_as_serve_refuses_it(
+    kind: str, odd: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only JSON's white space makes a blank line: verify and serve refuse the same line."""
+    if kind == "layer":
+        path = _finishline_record(tmp_path)
+    else:
+        path = tmp_path / "race.jsonl"
+        path.write_bytes(SAMPLE.read_bytes())
+    lines = path.read_text(encoding="utf-8").split("\n")
+    blank = [*lines[:2], " \t\r", *lines[2:]]
+    path.write_text("\n".join(blank), encoding="utf-8")
+    assert main(["verify", str(path)]) == 0  # spaces, tabs and a carriage return: skipped
+    capsys.readouterr()
+    path.write_text("\n".join([*lines[:2], odd, *lines[2:]]), encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cantstop verify: error: race.jsonl:3: not valid JSON at column 1"), err
+    from dicekit.conformance.serve import serve
+
+    out = io.StringIO()
+    serve(lambda request: {}, io.BytesIO((odd + "\n").encode()), out)
+    assert "not JSON" in out.getvalue()

@@ -1,4 +1,4 @@
-"""The finish-line race's conformance method: seeded bugs, the study, the sample record."""
+"""The finish-line race's conformance method: suite versions, seeded bugs, study, sample record."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from dicekit.conformance.cases import load_cases
+from dicekit.conformance.frozen import check_frozen, open_version, read_frozen
+from dicekit.conformance.gamesuite import GameVectorsSuite
 from dicekit.conformance.run import run_suite
 from dicekit.conformance.study import FIRST_SHARE, TOP, Outcome, markdown_lines, misses
 from dicekit.conformance.suite import Case
+from dicekit.conformance.vectors import generate_vectors, versions
 from dicekit.spec import load_game_spec
 from finishline import GAME
 from finishline.study import BUGS, PORT, newest_cases, port_command, results_path, suite
@@ -124,3 +128,73 @@ def test_the_port_guide_shows_the_results_table(capsys: pytest.CaptureFixture[st
     page = Path(__file__).resolve().parents[2] / "docs" / "finishline" / "ports.md"
     assert table in page.read_text(encoding="utf-8")
     assert "| `forfeit-keeps-turn` | R9.2 |" in table
+
+
+SUITE_ROOT = ROOT / "finishline" / "spec" / "conformance"
+CHANGES = ROOT / "spec" / "CHANGES.md"
+
+
+def _suite_cases(version: int) -> dict[str, Case]:
+    checks = GameVectorsSuite(GAME).checks
+    return {c["id"]: c for c in load_cases(SUITE_ROOT / f"v{version}", checks)}
+
+
+def test_v1_is_released_and_v2_is_what_the_generator_writes() -> None:
+    """v1 keeps its hashes; v2, the newest and being prepared, is what the generator writes."""
+    assert list(read_frozen(SUITE_ROOT)) == ["v1"]
+    assert check_frozen(SUITE_ROOT) == []
+    assert versions(GAME) == [1, 2]
+    assert open_version(SUITE_ROOT, 2) == 2
+    texts = generate_vectors(GAME, 2)
+    v2 = SUITE_ROOT / "v2"
+    assert sorted(texts) == sorted(p.name for p in v2.iterdir())
+    for name, text in texts.items():
+        assert (v2 / name).read_text(encoding="utf-8") == text, name
+
+
+def test_v2_asks_every_case_of_v1_alike_and_adds_what_the_changelog_lists() -> None:
+    """Each case of v1 is in v2 unchanged; the cases v2 adds are named in spec/CHANGES.md."""
+    old, new = _suite_cases(1), _suite_cases(2)
+    assert [i for i in old if old[i] != new.get(i)] == []
+    added = sorted(set(new) - set(old))
+    reordered = [f"notation-{n:05d}" for n in range(1201, 1261)]
+    mixed = [f"invalid-{n:05d}" for n in range(788, 908)]
+    spoiled = [f"invalid-{n:05d}" for n in range(908, 940)]
+    assert added == sorted(reordered + mixed + spoiled)
+    section = CHANGES.read_text(encoding="utf-8").split("**The finish-line race, v2**", 1)[1]
+    section = " ".join(section.split("\n- **", 1)[0].split())
+    for first, last in (
+        (reordered[0], reordered[-1]),
+        (mixed[0], mixed[-1]),
+        (spoiled[0], spoiled[-1]),
+    ):
+        assert f"`{first}` to `{last}`" in section
+    assert f"{len(new):,} cases" in section
+
+
+def test_v2_reads_dice_given_in_the_order_thrown_as_sorted() -> None:
+    """R4.1: a choosing state's dice given high first are read, and written back, low first."""
+    new = _suite_cases(2)
+    cases = [new[f"notation-{n:05d}"] for n in range(1201, 1261)]
+    for case in cases:
+        given, expected = case["json"], case["expect"]["json"]
+        assert given["phase"] == "choose", case["id"]
+        assert given["dice"][0] > given["dice"][1], case["id"]
+        assert expected == {**given, "dice": sorted(given["dice"])}, case["id"]
+        assert case["expect"]["state"].endswith(f"c{min(given['dice'])}{max(given['dice'])}")
+        assert case["rules"][0] == "R4.1", case["id"]
+
+
+def test_v2_refuses_states_made_of_two_states_under_the_rule_that_ties_them() -> None:
+    """Dice in a state about to roll are refused under R12.4, none in a choosing one under R4.1."""
+    new = _suite_cases(2)
+    cases = [new[f"invalid-{n:05d}"] for n in range(788, 908)]
+    for case in cases:
+        data, rule = case["json"], case["expect"]["error"]
+        assert case["rules"] == [rule], case["id"]
+        if data["phase"] == "roll" and data["dice"] is not None:
+            assert rule == "R12.4", case["id"]
+        if data["phase"] == "choose" and data["dice"] is None:
+            assert rule == "R4.1", case["id"]
+    rules = {c["expect"]["error"] for c in cases}
+    assert {"R4.1", "R12.3", "R12.4"} <= rules

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from dicekit.protocol import Bot
+from dicekit.simulate import play_game, simulate
 from finishline import GAME, Action, State, format_action, parse_state
 from finishline.players import HAND_COST, RacerPlayer, RandomPlayer, distance, score
-from finishline.simulate import main, play_game, simulate, wilson
+from finishline.simulate import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,37 +63,57 @@ def test_racer_draws_nothing_and_random_stays_legal() -> None:
 def test_games_are_determined_by_their_seed() -> None:
     """The same seed plays the same game; a game always ends with a winner."""
     bots: list[Bot[State, Action]] = [RacerPlayer(), RandomPlayer()]
-    first = play_game(GAME, bots, random.Random("1:0"), 0)
-    assert first == play_game(GAME, bots, random.Random("1:0"), 0)
-    assert first[0] in (0, 1)
-    result = simulate(GAME, ["racer", "random", "random"], games=12, seed=3)
-    assert result == simulate(GAME, ["racer", "random", "random"], games=12, seed=3)
+    config = GAME.config(2)
+    first = play_game(GAME, config, bots, random.Random("1/0"), 0)
+    assert first == play_game(GAME, config, bots, random.Random("1/0"), 0)
+    assert first[1].winner in (0, 1)
+    result = simulate(GAME, ["racer", "random", "random"], games=12, seed=3, processes=1)
+    assert result == simulate(GAME, ["racer", "random", "random"], games=12, seed=3, processes=2)
     assert sum(result.wins) == 12
 
 
-def test_wilson_interval() -> None:
-    """The Wilson interval of 50 wins in 100 games is about 40% to 60%."""
-    low, high = wilson(50, 100)
-    assert round(low, 3) == 0.404
-    assert round(high, 3) == 0.596
-
-
 def test_command(capsys: pytest.CaptureFixture[str]) -> None:
-    """The command prints the games, the seed and each seat's wins with an interval."""
+    """The command prints the game, the games, the seed and each seat's wins with an interval."""
     assert main(["--players", "racer,random", "--games", "20", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("20 games, seed 2,")
-    assert "seat 0 racer" in out
+    assert out.startswith("finishline: 20 games, 2 players, seed 2,")
+    assert "\n0     racer " in out
     assert "95% interval" in out
+
+
+@pytest.mark.parametrize("module", ["finishline", "tower"])
+def test_the_module_and_the_command_line_give_one_result_for_one_seed(module: str) -> None:
+    """``python -m GAME.simulate`` and ``cantstop simulate --game GAME`` agree for one seed."""
+    args = ["--games", "30", "--seed", "11", "--processes", "1"]
+    runs = [
+        subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+        for command in (
+            [sys.executable, "-m", f"{module}.simulate", *args],
+            [sys.executable, "-m", "cantstop", "simulate", "--game", module, *args],
+        )
+    ]
+    assert [run.returncode for run in runs] == [0, 0], [run.stderr for run in runs]
+    assert runs[0].stdout == runs[1].stdout
+    assert runs[0].stdout.startswith(f"{module}: 30 games, 2 players, seed 11,")
+    other = subprocess.run(
+        [sys.executable, "-m", f"{module}.simulate", "--games", "30", "--seed", "12"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert other.stdout != runs[0].stdout  # the seed decides the games
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--players", "racer,nobody"], "unknown player 'nobody'"),
-        (["--players", "racer"], "1 seats"),
-        (["--games", "0"], "--games must be at least 1"),
+        (["--players", "racer,nobody"], "no player 'nobody'"),
+        (["--players", "racer"], "not 1 (rule R11.1)"),
+        (["--games", "0"], "--games takes 1 to 1,000,000, not 0"),
         (["--games", "x"], "invalid int value"),
+        (["--processes", "0"], "--processes takes 1 to 256, not 0"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
     ],
 )
 def test_command_errors(args: list[str], message: str) -> None:

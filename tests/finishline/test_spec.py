@@ -125,3 +125,18 @@ def test_questions_page() -> None:
     in_questions = [ex for ex in SPEC.examples if ex.path == "questions.md"]
     assert len(in_questions) == len(sections)
     assert all(ex.section is None for ex in in_questions)
+
+
+def test_a_note_that_names_whose_counter_is_where_agrees_with_the_state() -> None:
+    """A note such as "B3 holds player 1's counter" names a cell the state gives that player."""
+    from finishline.board import Cell
+
+    said = 0
+    for example in SPEC.examples:
+        note, text = example.get("note") or "", example.get("state")
+        for cell, player in re.findall(r"\b([A-D][1-6]) holds player (\d)'s counter", note):
+            assert text is not None, example.id
+            state = GAME.parse_state(text)
+            assert state.board[Cell[cell]] == int(player), (example.id, cell, text)
+            said += 1
+    assert said >= 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,12 +61,37 @@ def test_v2_asks_every_case_of_v1_alike_and_adds_what_the_changelog_lists() -> N
     new = {c["id"]: c for c in load_cases(V2, checks)}
     assert [i for i in old if old[i] != new.get(i)] == []
     added = sorted(set(new) - set(old))
-    assert added == ["spec-E165", "spec-E166"]
+    ranges = [("notation", 1009, 1068), ("invalid", 794, 912), ("invalid", 913, 964)]
+    ranges.append(("invalid", 965, 1003))
+    drawn = [f"{kind}-{n:05d}" for kind, first, last in ranges for n in range(first, last + 1)]
+    assert added == sorted(["spec-E165", "spec-E166", *drawn])
     section = CHANGES.read_text(encoding="utf-8").split("**Off to the Tower, v2**", 1)[1]
     section = " ".join(section.split("\n- **", 1)[0].split("\n\n", 1)[0].split())
-    assert all(f"`{case}`" in section for case in added)
+    assert all(f"`{case}`" in section for case in ("spec-E165", "spec-E166"))
+    for kind, first, last in ranges:
+        assert f"`{kind}-{first:05d}` to `{kind}-{last:05d}`" in section
     assert f"{len(new):,} cases" in section
     assert new["spec-E165"]["expect"] == {"error": "R9.1"}
+
+
+def test_v2_refuses_every_board_that_breaks_r2_under_its_rule() -> None:
+    """Each rule of R2 has a broken shipped board in v2, refused under that rule."""
+    cases = [
+        c
+        for c in _v2_cases()
+        if c["kind"] == "new" and isinstance(c["new"]["config"].get("board"), dict)
+    ]
+    rules = {c["expect"]["error"] for c in cases}
+    assert rules == {"R2.1", "R2.2", "R2.3", "R2.4", "R2.5", "R2.6"}
+    for case in cases:
+        assert case["rules"] == [case["expect"]["error"]], case["id"]
+        assert case["needs"] == ["boards", "players=2"], case["id"]
+    star_gone = [c for c in cases if "the star of field 4 taken away" in c["note"]]
+    assert [c["expect"]["error"] for c in star_gone] == ["R2.2"]  # field 4 is small's crossing
+
+
+def _v2_cases() -> list[dict[str, Any]]:
+    return load_cases(V2, GameVectorsSuite(GAME).checks)
 
 
 def test_every_case_names_rules_and_an_illegal_action_its_refusing_rule_first() -> None:

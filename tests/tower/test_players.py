@@ -7,9 +7,10 @@ import random
 import pytest
 from hypothesis import given
 
+from dicekit.simulate import play_game, simulate, wilson_interval
 from tower import Move, Phase, State, make_config, parse_state
+from tower.layer import GAME
 from tower.players import PLAYERS, RandomPlayer, RunnerPlayer, score
-from tower.simulate import play_game, wilson, win_rates
 from tower.strategies import reachable_states
 
 
@@ -53,25 +54,26 @@ def test_players_choose_legal_moves(state: State) -> None:
 def test_games_repeat_from_their_seed() -> None:
     """A game is a function of its seed and its players."""
     config = make_config()
-    first = play_game(config, ["runner", "random"], random.Random("7"))
-    again = play_game(config, ["runner", "random"], random.Random("7"))
+    first = play_game(GAME, config, [RunnerPlayer(), RandomPlayer()], random.Random("7"))
+    again = play_game(GAME, config, [RunnerPlayer(), RandomPlayer()], random.Random("7"))
     assert first == again
     assert set(PLAYERS) == {"random", "runner"}
 
 
 def test_the_runner_beats_random_play() -> None:
     """Over 300 seeded games on our board, alternating who begins, the runner wins most."""
-    rates = win_rates(make_config(), ["runner", "random"], 300, seed=5)
-    rate, low, _ = rates.rate(0)
-    assert rates.wins[0] + rates.wins[1] == 300
-    assert low > 0.75, rate
+    run = simulate(GAME, ["runner", "random"], 300, seed=5, config=make_config(), processes=1)
+    assert run.wins[0] + run.wins[1] == 300
+    assert run.firsts == (150, 150)
+    low, _ = wilson_interval(run.wins[0], 300)
+    assert low > 0.75, run.wins
 
 
 def test_wilson_interval() -> None:
     """The Wilson interval of 0 and of all wins stays within 0 and 1."""
-    low, high = wilson(0, 10)
+    low, high = wilson_interval(0, 10)
     assert low == pytest.approx(0.0, abs=1e-12)
     assert 0 < high < 0.35
-    low, high = wilson(10, 10)
+    low, high = wilson_interval(10, 10)
     assert 0.65 < low < 1
     assert high == pytest.approx(1.0)
