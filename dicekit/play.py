@@ -12,9 +12,11 @@ under it where the game has one (:class:`~dicekit.protocol.Legend`).
 A person chooses among the legal actions by letter (``a``, ``b``, ...) or by
 typing the action in the game's notation; where the game leaves it to the
 player to let chance act (:mod:`dicekit.nodes`), that is one more choice,
-``throw the dice``.  ``board`` draws the state again,
-``help`` lists the commands, and ``q`` (or the end of the input) leaves the
-game, which stays in its record.
+``throw the dice``.  ``board`` draws the state again, ``?`` shows the
+rules that bear on the position (:func:`dicekit.explain.explain`), ``odds``
+the chance of each kind of outcome of the throw after each choice
+(:func:`dicekit.odds.after_each`), ``help`` lists the commands, and ``q``
+(or the end of the input) leaves the game, which stays in its record.
 
 Every action is written at once to a game record
 (:class:`dicekit.record.RecordWriter`, the layer's record of any game): a
@@ -33,7 +35,9 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from dicekit.demo import picture
+from dicekit.explain import explain
 from dicekit.nodes import decisions
+from dicekit.odds import after_each
 from dicekit.playing import next_action, throw
 from dicekit.protocol import CHANCE, Bot, Capability, Game, capable
 from dicekit.record import RecordWriter
@@ -47,7 +51,7 @@ MAX_ANSWER = 1000
 #: The word that hands the decision over to chance, where the game allows it.
 THROW = "throw the dice"
 _QUIT = {"q", "quit", "exit"}
-_HELP = {"help", "h", "?"}
+_HELP = {"help", "h"}
 
 
 class Quit(Exception):
@@ -155,6 +159,10 @@ def _rows(items: Sequence[str], width: int = 78) -> list[str]:
     return [*rows, line] if line else rows
 
 
+def _indented(text: str) -> str:
+    return "\n".join(f"  {line}" for line in text.splitlines())
+
+
 def _choose(game: Game[Any, Any, Any], state: Any, console: Console) -> Any:
     """Ask a person for one of the decisions (:func:`dicekit.nodes.decisions`); return it."""
     options = list(decisions(game, state))
@@ -166,10 +174,15 @@ def _choose(game: Game[Any, Any, Any], state: Any, console: Console) -> Any:
     while True:
         answer = console.ask(f"  your choice [{span}]: ")
         lowered = answer.lower()
-        if lowered in _HELP:
+        if lowered == "?":
+            console.say(_indented(explain(game, state).text()))
+        elif lowered == "odds":
+            console.say(_indented("\n".join(after_each(game, state))))
+        elif lowered in _HELP:
             console.say(
-                "  type the letter of a choice, or the action in notation; board draws the "
-                "state again; q saves the game and leaves"
+                "  type the letter of a choice, or the action in notation; ? shows the rules "
+                "that bear on the position; odds the chances of the throw after each choice; "
+                "board draws the state again; q saves the game and leaves"
             )
         elif lowered == "board":
             console.say(_board(game, state))

@@ -78,6 +78,8 @@ __all__ = [
     "Game",
     "GameInfo",
     "Legend",
+    "OutcomeKind",
+    "Outcomes",
     "StateT",
     "Step",
     "Stepping",
@@ -142,6 +144,8 @@ class Capability(enum.Enum):
     #: Setups each made to break one rule of the game's own data (a board given as data):
     #: :class:`dicekit.conformance.textfamilies.BrokenSetups`.
     BROKEN_SETUPS = ("BrokenSetups", ("broken_setups",))
+    #: The kinds of outcome an action may have, for the odds of a throw: :class:`Outcomes`.
+    OUTCOMES = ("Outcomes", ("outcome_kinds", "outcomes"))
 
     @property
     def protocol(self) -> str:
@@ -409,6 +413,43 @@ class ChanceByChoice(Protocol, Generic[_StateIn]):
         ...
 
 
+class OutcomeKind(NamedTuple):
+    """A kind of outcome a game names (:class:`Outcomes`): a forfeit, a capture, a win, ...
+
+    >>> OutcomeKind("win", "the player wins the game", "R1.1").rule
+    'R1.1'
+    """
+
+    #: A short name, one word, lower case.
+    name: str
+    #: What an action of this kind does, as a phrase for a reader.
+    text: str
+    #: The id of the rule that says so.
+    rule: str
+
+
+class Outcomes(Protocol, Generic[_StateIn, _ActionIn]):
+    """:attr:`Capability.OUTCOMES`: the kinds of outcome an action may have, by name.
+
+    The events of :class:`Stepping` say what a transition did as the game's
+    flow sees it; some outcomes a player weighs (a capture, a counter over
+    the line) are not events of their own.  A game names them here, each
+    read from what the engine decided (the event, or the state after the
+    action), and the layer's odds (:mod:`dicekit.odds`) count them over the
+    throws.
+    """
+
+    #: The kinds, in the order the game lists them.
+    outcome_kinds: tuple[OutcomeKind, ...]
+
+    def outcomes(self, state: _StateIn, action: _ActionIn) -> frozenset[str]:
+        """Return the names of the kinds that the legal ``action`` in ``state`` has.
+
+        A throw may have kinds too (a throw that forfeits the turn).
+        """
+        ...
+
+
 class Bot(Protocol, Generic[_StateIn, _ActionOut]):
     """A built-in player: picks one of the legal actions, drawing only from ``rng``."""
 
@@ -474,6 +515,10 @@ def capable(game: object, capability: Literal[Capability.OWN_RECORDS]) -> OwnRec
 def capable(game: object, capability: Literal[Capability.OWN_SUITE]) -> OwnSuite | None: ...
 @overload
 def capable(game: object, capability: Literal[Capability.BROKEN_SETUPS]) -> BrokenSetups | None: ...
+@overload
+def capable(
+    game: object, capability: Literal[Capability.OUTCOMES]
+) -> Outcomes[Any, Any] | None: ...
 @overload
 def capable(game: object, capability: Capability) -> object | None: ...
 def capable(game: object, capability: Capability) -> object | None:

@@ -22,6 +22,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "cantstop_api",
+    "cantstop_commands",
     "cantstop_spec",
     "cantstop_study",
     "cantstop_tryit",

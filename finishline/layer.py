@@ -29,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from dicekit.dice import sorted_outcomes
-from dicekit.protocol import JSON, Bot, Capability, GameInfo, Step
+from dicekit.protocol import JSON, Bot, Capability, GameInfo, OutcomeKind, Step
 from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleFailure, ExampleKey, Played
 from finishline import jsonform, notation, players, svg, tags, text
@@ -64,11 +64,19 @@ class FinishLine(SeatedGame):
                 Capability.LEGEND,
                 Capability.ACTION_SPACE,
                 Capability.EXAMPLE_KEYS,
+                Capability.OUTCOMES,
             }
         ),
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
+    #: The kinds of outcome of :meth:`outcomes`, for the odds of a roll
+    #: (:class:`dicekit.protocol.Outcomes`).
+    outcome_kinds = (
+        OutcomeKind("forfeit", "the roll offers no action: the turn passes", "R9.1"),
+        OutcomeKind("crossing", "a counter crosses the finish line", "R6.5"),
+        OutcomeKind("win", "the player's last counter crosses: the game is won", "R10.1"),
+    )
 
     # -- the core: configuration, states, chance, returns ----------------------------
     config = staticmethod(Config)
@@ -87,6 +95,16 @@ class FinishLine(SeatedGame):
         """Return the state after ``action`` and its event's name."""
         after, event = state.step(action)
         return Step(after, event.value)
+
+    def outcomes(self, state: State, action: Action) -> frozenset[str]:
+        """Return the kinds of outcome of ``action``, read from its event and the counters."""
+        after, event = state.step(action)
+        kinds = {"forfeit"} if event is Event.FORFEITED else set()
+        if after.across[state.player] > state.across[state.player]:
+            kinds.add("crossing")
+        if event is Event.WON:
+            kinds.add("win")
+        return frozenset(kinds)
 
     def check(self, state: State) -> None:
         """Raise ``InvalidState`` naming the rule if ``state`` breaks an invariant (R12)."""

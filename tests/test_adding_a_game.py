@@ -120,6 +120,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         "OwnRecords",
         "OwnSuite",
         "BrokenSetups",
+        "Outcomes",
     ]
     capabilities = {c.protocol for c in dicekit.protocol.Capability if c.members}
     assert capabilities == {name for name, _ in rows[3:]}

@@ -1064,7 +1064,7 @@ def extension_module(name: str) -> ModuleType:
 def test_the_docstring_examples_of_the_extensions_hold() -> None:
     """The doctests of docs/_ext run here, since pytest collects none from docs/."""
     names = ["specsite.rules", "specsite.proofs", "specsite.markup", "cantstop_spec"]
-    names += ["cantstop_tryit", "dicekit_site", "tower_spec"]
+    names += ["cantstop_tryit", "dicekit_site", "tower_spec", "cantstop_commands"]
     for name in names:
         result = doctest.testmod(extension_module(name), optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0, name

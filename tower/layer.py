@@ -37,7 +37,7 @@ from typing import Any
 from dicekit.boarddata import change
 from dicekit.dice import sorted_outcomes
 from dicekit.errors import RuleError
-from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, Step
+from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, OutcomeKind, Step
 from dicekit.seated import SeatedGame
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
@@ -53,6 +53,10 @@ __all__ = ["GAME", "TowerGame"]
 _THROWS: tuple[tuple[Action, Fraction], ...] = tuple(
     (Throw((dice[0], dice[1])), chance) for dice, chance in sorted_outcomes(2)
 )
+
+
+#: The kinds of outcome that an event names of itself.
+_KINDS = {Event.FORFEITED: "forfeit", Event.AGAIN: "again", Event.WON: "win"}
 
 
 class TowerGame(SeatedGame):
@@ -74,11 +78,20 @@ class TowerGame(SeatedGame):
                 Capability.EXAMPLE_KEYS,
                 Capability.ORDERS_MOVES,
                 Capability.BROKEN_SETUPS,
+                Capability.OUTCOMES,
             }
         ),
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)
+    #: The kinds of outcome of :meth:`outcomes`, for the odds of a throw
+    #: (:class:`dicekit.protocol.Outcomes`).
+    outcome_kinds = (
+        OutcomeKind("forfeit", "the throw offers no move: the turn passes", "R4.4"),
+        OutcomeKind("capture", "a stone of another player is captured", "R7.1"),
+        OutcomeKind("again", "the player throws again", "R6.1"),
+        OutcomeKind("win", "the player's last stone reaches the goal: the game is won", "R11.1"),
+    )
 
     # -- the core: configuration, states, chance, returns ----------------------------
     new_game = staticmethod(new_game)
@@ -101,6 +114,21 @@ class TowerGame(SeatedGame):
         """Return the state after ``action`` and its event's name."""
         after = state.step(action)
         return Step(after.state, after.event.value)
+
+    def outcomes(self, state: State, action: Action) -> frozenset[str]:
+        """Return the kinds of outcome of ``action``: read from the event and the stones after it.
+
+        A move captures when another player's stones are not where they
+        were: only a capture moves them (R7.1, R8.2).
+        """
+        after = state.step(action)
+        kinds = {_KINDS[after.event]} if after.event in _KINDS else set()
+        if isinstance(action, Move):
+            me = state.player
+            stones = after.state.stones
+            if any(p != me and stones[p] != before for p, before in enumerate(state.stones)):
+                kinds.add("capture")
+        return frozenset(kinds)
 
     # -- notation and JSON (N1 to N3) ------------------------------------------------
     config_from_json = staticmethod(jsonform.config_from_json)

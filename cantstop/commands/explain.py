@@ -3,7 +3,9 @@
 ``cantstop explain STATE [ACTION] [--json]`` prints :func:`cantstop.explain`'s
 statements, as text or as the JSON form of ``spec/explain.md``.  An action the
 rules refuse is explained on stdout and reported on stderr, ``cantstop
-explain: error: ...`` with its rule, and the exit status is 1.
+explain: error: ...`` with its rule, and the exit status is 1.  With
+``--game NAME`` another game is explained by the layer
+(:func:`dicekit.explain.explain`), from its own decision tags.
 
 >>> import contextlib, io
 >>> from cantstop.commands import main
@@ -18,10 +20,12 @@ from __future__ import annotations
 import argparse
 
 from cantstop import explain
-from cantstop.commands.options import add_command, examples, read_state
+from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.options import add_command, examples, read_game_state, read_state
 from cantstop.commands.report import ExitStatus, report_error
 from cantstop.explanation import Explanation
 from cantstop.notation import parse_action
+from dicekit import explain as layer
 
 __all__ = ["add_commands"]
 
@@ -35,7 +39,25 @@ def _refusal(found: Explanation) -> str:
     return "the action is not legal"
 
 
+def _explain_game(args: argparse.Namespace) -> int:
+    """Explain a state of a game other than Can't Stop, through the layer."""
+    game = load_game(args.game)
+    state = read_game_state(game, args.state)
+    action = None if args.action is None else game.parse_action(args.action)
+    found = layer.explain(game, state, action)
+    if args.json:
+        print(found.to_json_text())
+    else:
+        print(found.text(), end="")
+    if found.refusal is not None:
+        reason, rule = found.refusal
+        return report_error("explain", f"{found.action} is not legal: {reason} (rule {rule})")
+    return ExitStatus.SUCCESS
+
+
 def _explain(args: argparse.Namespace) -> int:
+    if args.game != DEFAULT:
+        return _explain_game(args)
     state = read_state(args.state)
     action = None if args.action is None else parse_action(args.action)
     found = explain(state, action)
@@ -63,10 +85,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="store_true",
         help="print the JSON form (spec/explain.md) instead of the text",
     )
+    add_game_option(p)
     p.description = (
         "Explain what the rules say about a state: the pairings of the dice and the "
         "legal moves, what stopping or rolling would do, or who won. With an action, "
         "say whether it is legal and under which rule; a roll is explained before it "
         "is applied. The exit status is 1 when the action is not legal."
     )
-    p.epilog = examples("cantstop explain '7:2/- - 0c3455' 7")
+    p.epilog = examples(
+        "cantstop explain '7:2/- - 0c3455' 7",
+        "cantstop explain --game tower 'R0,3/B0,0 - 0c35 @ours' 0+5",
+    )

@@ -1,11 +1,17 @@
-"""The ``odds`` command: the exact odds of a state's next roll, or the three-column table."""
+"""The ``odds`` command: the exact odds of a state's next roll, or the three-column table.
+
+With ``--game NAME`` the odds of another game's next throw come from the
+layer (:func:`dicekit.odds.throw_odds`): the chance of each kind of outcome
+the game names.
+"""
 
 from __future__ import annotations
 
 import argparse
 from fractions import Fraction
 
-from cantstop.commands.options import add_command, examples, read_state
+from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.options import add_command, examples, read_game_state, read_state
 from cantstop.commands.report import UsageError
 from cantstop.odds import (
     bust_probability,
@@ -14,6 +20,7 @@ from cantstop.odds import (
     format_percent,
     three_column_report,
 )
+from dicekit.odds import throw_odds
 
 __all__ = ["add_commands"]
 
@@ -22,7 +29,20 @@ def _percent(p: Fraction) -> str:
     return format_percent(p, 2)
 
 
+def _game_odds(args: argparse.Namespace) -> int:
+    """Print the odds of another game's next throw, from the layer."""
+    game = load_game(args.game)
+    if args.table:
+        raise UsageError(f"--table is Can't Stop's; {game.info.title} has none")
+    if args.state is None:
+        raise UsageError("give a state in notation")
+    print(throw_odds(game, read_game_state(game, args.state)).text())
+    return 0
+
+
 def _odds(args: argparse.Namespace) -> int:
+    if args.game != DEFAULT:
+        return _game_odds(args)
     if args.table:
         if args.state is not None:
             raise UsageError("give a state or --table, not both")
@@ -51,4 +71,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="print the three-column table instead: for markers on three columns, "
         "the chance to advance and the chance to bust",
     )
-    p.epilog = examples("cantstop odds '-/- 6:1,7:1,8:1 0d'", "cantstop odds --table")
+    add_game_option(p)
+    p.epilog = examples(
+        "cantstop odds '-/- 6:1,7:1,8:1 0d'",
+        "cantstop odds --table",
+        "cantstop odds --game tower 'R0,3/B0,0 - 0t @ours'",
+    )
