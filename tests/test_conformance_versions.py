@@ -237,7 +237,11 @@ def test_the_option_chooses_the_version(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("args", "pinned", "message"),
     [
-        (["--suite-version", "9"], "None", "--suite-version 9: this installation has suite v1, v2, v3"),
+        (
+            ["--suite-version", "9"],
+            "None",
+            "--suite-version 9: this installation has suite v1, v2, v3",
+        ),
         (["--suite-version", "0"], "None", "--suite-version takes a whole number above 0"),
         ([], "9", "the port targets suite v9, which this installation lacks (it has v1, v2, v3)"),
         ([], '"1"', 'the port\'s hello names suite_version "1", not a version number'),
@@ -307,8 +311,9 @@ def test_the_pinned_versions_diagnosis_is_what_the_protocol_page_says() -> None:
     """A port pinned to v1 with columns one short: R1.1 at the rank "In a port's CI" gives.
 
     Version 1 keeps the rule tags it was released with; the page says where
-    they leave R1.1 among the suspects, after which rules, and that v2 names
-    it first (as the seeded-bug study of v2 records).
+    they leave R1.1 among the suspects, after which rules, and that v2 and v3
+    name it first (as the seeded-bug study of the newest, v3, records; v3
+    asks every case of v2 with v2's tags).
     """
     page = (generate.suite_root().parent.parent / "spec" / "protocol.md").read_text("utf-8")
     said = re.search(
@@ -324,7 +329,8 @@ def test_the_pinned_versions_diagnosis_is_what_the_protocol_page_says() -> None:
     assert outcome.rank == rank
     assert list(outcome.suspects) == before[: len(outcome.suspects)]
     assert len(before) == rank - 1
-    v2 = json.loads(results_path().read_text(encoding="utf-8"))
-    assert v2["vectors"] == "v2"
-    [short] = [o for o in v2["outcomes"] if o["mutant"] == "short-columns"]
+    newest = json.loads(results_path().read_text(encoding="utf-8"))
+    assert newest["vectors"] == "v3"
+    assert "where version 2 names it first, and so\ndoes version 3" in page
+    [short] = [o for o in newest["outcomes"] if o["mutant"] == "short-columns"]
     assert short["rank"] == 1
