@@ -104,7 +104,7 @@ def _dice_rules(data: dict[str, Any]) -> list[str]:
 
     >>> data = jsonform.state_to_json(parse_state("-/- - 0c2345"))
     >>> _dice_rules(data)
-    ['N3.1', 'R4.1']
+    ['R4.1', 'N3.1']
     """
     dice = data["dice"]
     rules: set[str] = set()
