@@ -162,12 +162,12 @@ def test_a_refused_apply_shows_the_state_and_the_action(
     status = main(["conform", "--run", "apply-00001", "--", sys.executable, str(script)])
     out = capsys.readouterr().out.splitlines()
     assert status == 1
-    assert out[0] == f"Running 1 case of suite v2 against: {sys.executable} {script}"
+    assert out[0] == f"Running 1 case of suite v3 against: {sys.executable} {script}"
     want = (
         f'  apply of {case["action"]} to {case["state"]} was refused under rule "R7.3": no\\x1b[2J'
     )
     assert want in out
-    assert out[-1] == "0 passed, 1 failed (suite v2)"
+    assert out[-1] == "0 passed, 1 failed (suite v3)"
 
 
 def test_known_failure_globs_never_fail_passing_cases(
@@ -182,7 +182,7 @@ def test_known_failure_globs_never_fail_passing_cases(
     out = capsys.readouterr().out.splitlines()
     passed = len(harness.select(harness.load_cases(_vectors()), ["spec-E00*"], []))
     assert status == 0
-    assert out[-1] == f"{passed} passed, 0 failed (suite v2)"
+    assert out[-1] == f"{passed} passed, 0 failed (suite v3)"
     assert f"Known failures: 'spec-E00*' matches {passed} cases, and none failed" in out
 
 
@@ -198,7 +198,7 @@ def test_known_failure_glob_on_failing_cases(
     status = main(["conform", *args, "--", sys.executable, str(script)])
     out = capsys.readouterr().out.splitlines()
     assert status == 0
-    assert out[-2:] == ["1 known failure still fails", "0 passed, 0 failed (suite v2)"]
+    assert out[-2:] == ["1 known failure still fails", "0 passed, 0 failed (suite v3)"]
 
 
 def test_no_case_ran_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,7 +222,7 @@ def test_no_case_ran_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str
         err
         == "cantstop conform: error: no case ran: the port supports none of the 1 selected case\n"
     )
-    assert out.splitlines()[-1] == "0 passed, 0 failed (suite v2)"
+    assert out.splitlines()[-1] == "0 passed, 0 failed (suite v3)"
 
 
 HELLO = (
@@ -266,7 +266,7 @@ def test_a_port_that_dies_case_after_case_stops_with_exit_2(
     assert err.count("\n") == 1
     assert out.splitlines()[-2:] == [
         f"The run stopped after 3 of {len(harness.load_cases(_vectors())):,} cases.",
-        "0 passed, 3 failed (suite v2)",
+        "0 passed, 3 failed (suite v3)",
     ]
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["stopped"] == err.removeprefix("cantstop conform: error: ").rstrip("\n")
@@ -295,7 +295,7 @@ def test_deeply_nested_answers_fail_their_cases_and_the_report_is_written(
     status = main(["conform", *args, "--", sys.executable, str(script)])
     out = capsys.readouterr().out.splitlines()
     assert status == 1
-    assert out[-1] == "0 passed, 1 failed (suite v2)"
+    assert out[-1] == "0 passed, 1 failed (suite v3)"
     data = json.loads(report.read_text(encoding="utf-8"))
     assert [c["message"] for c in data["cases"]] == [
         "port failure: the port printed JSON nested more than 64 levels deep: '"

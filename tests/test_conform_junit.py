@@ -89,12 +89,12 @@ def test_the_report_is_valid_junit_with_one_testcase_per_case(
     for case in failures:
         text = case.find("failure").text
         assert "Suspect rules, most likely first: R6.1" in text  # forced play
-        assert case.get("classname") == "cantstop-conformance.v2.moves"
+        assert case.get("classname") == "cantstop-conformance.v3.moves"
     suite = document.find("testsuite")
     assert int(suite.get("tests")) == len(cases)
     assert int(suite.get("failures")) == len(failures)
     assert int(suite.get("skipped")) == 2
-    assert out[-1] == f"{len(cases) - len(failures) - 2} passed, {len(failures)} failed (suite v2)"
+    assert out[-1] == f"{len(cases) - len(failures) - 2} passed, {len(failures)} failed (suite v3)"
 
 
 def test_the_schema_is_not_vacuous() -> None:

@@ -1,4 +1,4 @@
-"""The newest conformance vectors (``spec/conformance/v2``): regeneration, schema, content, CLI."""
+"""The newest conformance vectors (``spec/conformance/v3``): regeneration, schema, content, CLI."""
 
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ def _by_kind(cases: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
 def test_regeneration_gives_the_committed_files() -> None:
     """The generator writes the newest vectors byte for byte; no stray file is left.
 
-    The newest, v2, is released: a difference here is a change to the suite,
-    which goes into v3 (``cantstop conform --regenerate`` opens it; list it in
-    ``spec/CHANGES.md`` and move ``SUITE_VERSION`` up), never into v2.
+    The newest, v3, is being prepared: a difference here is a change to the
+    suite, which ``cantstop conform --regenerate`` writes into v3 (list it in
+    ``spec/CHANGES.md``); the released versions, v1 and v2, never change.
     """
     generated = generate.generate()
     committed = {p.name for p in VECTORS.glob("*.json")} - {"schema.json"}
@@ -172,7 +172,7 @@ def test_reference_port_passes_the_spec_examples(capsys: pytest.CaptureFixture[s
     status = main(["conform", "--run", "spec-*", "--", *REFERENCE])
     out = capsys.readouterr().out.strip().splitlines()
     assert status == 0
-    assert out[-1] == f"{len(load_spec().examples)} passed, 0 failed (suite v2)"
+    assert out[-1] == f"{len(load_spec().examples)} passed, 0 failed (suite v3)"
 
 
 @pytest.mark.skipif(NODE is None, reason=NODE_REASON)
@@ -188,7 +188,7 @@ def test_bundled_port_is_the_default(capsys: pytest.CaptureFixture[str], tmp_pat
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["port"]["name"] == "cantstop JavaScript port"
     assert data["summary"]["failed"] == 0
-    assert out[-1] == f"{data['summary']['passed']} passed, 0 failed (suite v2)"
+    assert out[-1] == f"{data['summary']['passed']} passed, 0 failed (suite v3)"
     assert all(c["id"].startswith(("spec-E0", "illegal-000")) for c in data["cases"])
 
 

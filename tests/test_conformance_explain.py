@@ -178,7 +178,7 @@ def test_a_port_that_declares_explain_false_skips_them_and_all_skipped_is_exit_2
     out, err = capsys.readouterr()
     assert status == 2
     assert "no case ran: the port supports none of the 9 selected cases" in err
-    assert out.splitlines()[-1] == "0 passed, 0 failed (suite v2)"
+    assert out.splitlines()[-1] == "0 passed, 0 failed (suite v3)"
 
 
 def test_a_wrong_sentence_is_caught_and_shown(tmp_path: Path) -> None:

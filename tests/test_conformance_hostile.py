@@ -176,7 +176,7 @@ def test_stray_lines_are_counted_not_kept(
     assert status == 1
     assert len(out) < 80
     assert any("and 19,997 more lines after its answers" in line for line in out)
-    assert out[-1] == "1 passed, 3 failed (suite v2)"
+    assert out[-1] == "1 passed, 3 failed (suite v3)"
     assert not any(line.startswith("FAILED apply-00001 ") for line in out)
 
 
@@ -267,7 +267,7 @@ def test_a_full_disk_still_prints_the_summary(capsys: pytest.CaptureFixture[str]
     status = main(["conform", "--run", "spec-E001", "--report", "/dev/full", "--", *REFERENCE])
     out, err = capsys.readouterr()
     assert status == 2
-    assert out.splitlines()[-1] == "1 passed, 0 failed (suite v2)"
+    assert out.splitlines()[-1] == "1 passed, 0 failed (suite v3)"
     assert err == "cantstop conform: error: --report /dev/full: No space left on device\n"
 
 
@@ -321,7 +321,7 @@ def test_a_failing_verify_and_conform_say_so_on_stderr(
     port = _script(tmp_path, "refuses.py", REFUSES)
     assert main(["conform", "--run", "apply-0000[12]", "--", sys.executable, str(port)]) == 1
     out, err = capsys.readouterr()
-    assert err == "cantstop conform: error: 2 of 2 cases failed (suite v2)\n"
+    assert err == "cantstop conform: error: 2 of 2 cases failed (suite v3)\n"
 
 
 REFUSES = """\

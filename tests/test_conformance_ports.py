@@ -105,7 +105,7 @@ def test_known_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     status = main(["conform", "--run", passing, "--known-failures", str(known), "--", *command])
     out = capsys.readouterr().out.splitlines()
     assert status == 1
-    assert out[-1] == "0 passed, 1 failed (suite v2)"
+    assert out[-1] == "0 passed, 1 failed (suite v3)"
     assert any("known failure, but it passes" in line for line in out)
 
 

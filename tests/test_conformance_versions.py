@@ -1,4 +1,4 @@
-"""Suite versions: v1 and v2 frozen, the next change opening v3, the changelog, the port of v1."""
+"""Suite versions: v1 and v2 frozen, v3 being prepared, the changelog, the port of v1."""
 
 from __future__ import annotations
 
@@ -44,21 +44,55 @@ def _changed() -> tuple[set[str], set[str]]:
     return changed, set(new) - set(old)
 
 
-def test_v2_is_released_and_the_next_change_opens_v3() -> None:
-    """v2, the newest version, is released (frozen) and dated; the next change goes into v3."""
-    assert generate.versions()[-1] == generate.SUITE_VERSION == 2
-    assert generate.vectors_dir() == generate.vectors_dir(2)
+def test_v2_is_released_and_v3_is_being_prepared() -> None:
+    """v2 is released (frozen) and dated; v3, the newest, is being prepared and takes changes."""
+    assert generate.versions()[-1] == generate.SUITE_VERSION == 3
+    assert generate.vectors_dir() == generate.vectors_dir(3)
     assert harness.files_version(generate.vectors_dir(1)) == 1
     assert harness.files_version(generate.vectors_dir(2)) == 2
+    assert harness.files_version(generate.vectors_dir(3)) == 3
     root = generate.suite_root()
     assert list(read_frozen(root)) == ["v1", "v2"]
+    assert check_frozen(root) == []
     assert open_version(root, generate.SUITE_VERSION) == 3
     text = CHANGES.read_text(encoding="utf-8")
+    assert "## v3 (being prepared: `spec/conformance/v3/`)" in text
     assert "## v2 (released 2026-12-04: `spec/conformance/v2/`)" in text
-    assert "## v3 (not opened yet)" in text
     assert text.index("## v3") < text.index("## v2") < text.index("## v1")
-    # test_conformance.py holds v2 to what the generator writes, byte for byte: no
-    # expected answer has changed since its release.
+    # test_conformance.py holds v3 to what the generator writes, byte for byte.
+
+
+def test_v3_asks_every_case_of_v2_alike_and_adds_what_the_changelog_lists() -> None:
+    """Each case of v2 is in v3 with the same question and answer; v3's new cases are listed.
+
+    The new cases come after v2's in their files (so no id of v2 moves): JSON
+    states choosing a move with their dice in another order, read sorted, and
+    JSON states not choosing a move that hold dice, refused under R16.5.
+    """
+    old, new = _cases(2), _cases(3)
+    assert [i for i in old if _asked(old[i]) != _asked(new.get(i, {}))] == []
+    added = set(new) - set(old)
+    text = CHANGES.read_text(encoding="utf-8")
+    v3 = text[text.index("## v3") : text.index("## v2")]
+    for prefix in ("notation", "invalid"):
+        ids = sorted(i for i in added if i.startswith(prefix))
+        assert ids, prefix
+        assert f"`{ids[0]}` to `{ids[-1]}`" in v3, (ids[0], ids[-1])
+        assert len(ids) == int(ids[-1][-5:]) - int(ids[0][-5:]) + 1
+    assert {i.split("-")[0] for i in added} == {"notation", "invalid"}
+    for i in sorted(added):
+        case = new[i]
+        if i.startswith("invalid"):
+            data = case["json"]
+            assert data["phase"] != "choose", i
+            assert data["dice"] is not None, i
+            assert case["expect"] == {"error": "R16.5"}, i
+        else:
+            data = case["json"]
+            assert data["phase"] == "choose", i
+            assert data["dice"] != sorted(data["dice"]), i
+            assert case["expect"]["json"]["dice"] == sorted(data["dice"]), i
+            assert "R4.1" in case["rules"], i
 
 
 def _committed_v2() -> list[tuple[str, str, list[dict[str, Any]]]]:
@@ -73,13 +107,18 @@ def _committed_v2() -> list[tuple[str, str, list[dict[str, Any]]]]:
 
 @pytest.fixture
 def suite_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Give the generator a copy of the suite's folder to write, and v2's own cases to draw."""
+    """Give the generator a copy of the suite's folder as it was at v2's release, and v2's cases.
+
+    That is v1 and v2, both released, with v2 the newest: what the generator
+    does the first time it runs after a release.
+    """
     root = tmp_path / "conformance"
     root.mkdir()
     for name in ("v1", "v2"):
         shutil.copytree(generate.suite_root() / name, root / name)
     shutil.copy(generate.suite_root() / "frozen.json", root / "frozen.json")
     monkeypatch.setattr(generate, "suite_root", lambda: root)
+    monkeypatch.setattr(generate, "SUITE_VERSION", 2)
     built = _committed_v2()
     monkeypatch.setattr(generate, "_built", lambda: built)
     return root
@@ -173,7 +212,7 @@ def _pinned_port(tmp_path: Path, pinned: str) -> list[str]:
     return [sys.executable, str(script)]
 
 
-@pytest.mark.parametrize(("pinned", "ran"), [("1", 1), ("2", 2), ("None", 2)])
+@pytest.mark.parametrize(("pinned", "ran"), [("1", 1), ("2", 2), ("3", 3), ("None", 3)])
 def test_the_version_a_port_names_runs(
     pinned: str, ran: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -198,9 +237,13 @@ def test_the_option_chooses_the_version(tmp_path: Path, capsys: pytest.CaptureFi
 @pytest.mark.parametrize(
     ("args", "pinned", "message"),
     [
-        (["--suite-version", "9"], "None", "--suite-version 9: this installation has suite v1, v2"),
+        (
+            ["--suite-version", "9"],
+            "None",
+            "--suite-version 9: this installation has suite v1, v2, v3",
+        ),
         (["--suite-version", "0"], "None", "--suite-version takes a whole number above 0"),
-        ([], "9", "the port targets suite v9, which this installation lacks (it has v1, v2)"),
+        ([], "9", "the port targets suite v9, which this installation lacks (it has v1, v2, v3)"),
         ([], '"1"', 'the port\'s hello names suite_version "1", not a version number'),
     ],
 )
@@ -268,8 +311,9 @@ def test_the_pinned_versions_diagnosis_is_what_the_protocol_page_says() -> None:
     """A port pinned to v1 with columns one short: R1.1 at the rank "In a port's CI" gives.
 
     Version 1 keeps the rule tags it was released with; the page says where
-    they leave R1.1 among the suspects, after which rules, and that v2 names
-    it first (as the seeded-bug study of v2 records).
+    they leave R1.1 among the suspects, after which rules, and that v2 and v3
+    name it first (as the seeded-bug study of the newest, v3, records; v3
+    asks every case of v2 with v2's tags).
     """
     page = (generate.suite_root().parent.parent / "spec" / "protocol.md").read_text("utf-8")
     said = re.search(
@@ -285,7 +329,8 @@ def test_the_pinned_versions_diagnosis_is_what_the_protocol_page_says() -> None:
     assert outcome.rank == rank
     assert list(outcome.suspects) == before[: len(outcome.suspects)]
     assert len(before) == rank - 1
-    v2 = json.loads(results_path().read_text(encoding="utf-8"))
-    assert v2["vectors"] == "v2"
-    [short] = [o for o in v2["outcomes"] if o["mutant"] == "short-columns"]
+    newest = json.loads(results_path().read_text(encoding="utf-8"))
+    assert newest["vectors"] == "v3"
+    assert "where version 2 names it first, and so\ndoes version 3" in page
+    [short] = [o for o in newest["outcomes"] if o["mutant"] == "short-columns"]
     assert short["rank"] == 1

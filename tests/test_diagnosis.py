@@ -14,7 +14,7 @@ import pytest
 
 from cantstop import parse_state, tags
 from cantstop.conformance import generate, harness, study
-from cantstop.conformance.diagnose import divide_lines, rank, reference_table
+from cantstop.conformance.diagnose import divide_lines, evidence, rank, reference_table
 from cantstop.conformance.mutant_rolls import roll_bug
 from cantstop.conformance.mutants import MUTANTS, MutantPort
 from cantstop.conformance.serve import handle as serve_handle
@@ -435,3 +435,45 @@ def test_the_study_table_without_or_with_a_broken_results_file(tmp_path: Path) -
     build = _mini_site(tmp_path / "bad", json.dumps(broken))
     assert build.returncode != 0
     assert "'rank' must be a positive int or null" in build.stdout + build.stderr
+
+
+def _unsorting(request: dict[str, Any]) -> dict[str, Any]:
+    """Answer as the reference port does, but with the dice read kept in the order given."""
+    answer = serve_handle({"seq": 0, **request})
+    given = request["json"]["dice"]
+    turn = answer["state"].split(" ")[2]
+    answer["state"] = answer["state"].replace(turn, turn[:2] + "".join(map(str, given)), 1)
+    answer["json"] = {**answer["json"], "dice": given}
+    return answer
+
+
+def test_dice_written_back_unsorted_blame_r4_1() -> None:
+    """A state read with its dice in another order and written back so blames R4.1 alone.
+
+    R4.1 says a state keeps its dice in non-decreasing order; dice that are
+    not the same numbers blame the case's tags as before, not R4.1.
+    """
+    cases = harness.load_cases(generate.vectors_dir())
+    reordered = [
+        c
+        for c in cases
+        if c["kind"] == "state"
+        and isinstance(c.get("json"), dict)
+        and "json" in c["expect"]
+        and c["json"].get("dice") not in (None, c["expect"]["json"]["dice"])
+    ]
+    assert reordered
+    for case in reordered[:5]:
+        found = evidence(case, _unsorting)
+        assert found is not None
+        assert max(found.blame, key=found.blame.__getitem__) == "R4.1", case["id"]
+        assert found.blame["R4.1"] > 0.5, case["id"]
+
+    def other_dice(request: dict[str, Any]) -> dict[str, Any]:
+        answer = serve_handle({"seq": 0, **request})
+        answer["json"] = {**answer["json"], "dice": [6, 6, 6, 6]}
+        return answer
+
+    found = evidence(reordered[0], other_dice)
+    assert found is not None
+    assert "R4.1" not in found.blame

@@ -24,7 +24,7 @@ from cantstop.conformance.blame import (
     refusal_blame,
     step_blame,
 )
-from cantstop.conformance.positions import Part
+from cantstop.conformance.positions import Field, Part
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_action, parse_state
 from dicekit.conformance.compare import same_json
@@ -233,6 +233,12 @@ def _notation_evidence(case: Case, ask: Ask) -> Evidence | None:
             got_fields = fields_of(got_text) if isinstance(got_text, str) else None
             if isinstance(got_text, str) and got_fields is not None and got_fields == want_fields:
                 add_blame(blame, [notation_rule(expect["state"], got_text)])
+            elif (
+                got_fields is not None
+                and want_fields is not None
+                and _unsorted(got_fields, want_fields)
+            ):
+                add_blame(blame, ["R4.1"])
             else:
                 add_blame(blame, [r for r in case["rules"] if r.startswith("R")] or case["rules"])
         if answer.get("json") != expect["json"]:
@@ -332,8 +338,30 @@ def _json_rules(want: dict[str, Any], got: object) -> list[str]:
     if not isinstance(got, dict):
         return ["N3.1"]
     rules = ["N3.1"]
+    dice = got.get("dice")
+    if dice != want.get("dice") and isinstance(dice, list) and _same_dice(dice, want.get("dice")):
+        rules.append("R4.1")  # the dice kept in another order than the state's
     if got.get("won") != want.get("won"):
         rules.append("R9.1")
     if got.get("winner") != want.get("winner"):
         rules.append("R12.1")
     return rules
+
+
+def _same_dice(got: list[Any], want: object) -> bool:
+    """Tell whether ``got`` holds the dice ``want`` holds, in any order."""
+    if not isinstance(want, list) or not all(isinstance(d, int) for d in got):
+        return False
+    return sorted(got) == want
+
+
+def _unsorted(got: Mapping[Field, object], want: Mapping[Field, object]) -> bool:
+    """Tell whether a state's parts differ only in its dice, written in another order (R4.1).
+
+    The state keeps its dice in non-decreasing order (R4.1): the same dice in
+    another order are a roll's order kept, not another state.
+    """
+    if {k for k in want if got.get(k) != want[k]} | (got.keys() - want.keys()) != {Part.DICE}:
+        return False
+    dice, ours = got[Part.DICE], want[Part.DICE]
+    return isinstance(dice, str) and isinstance(ours, str) and sorted(dice) == list(ours)

@@ -72,8 +72,8 @@ __all__ = [
 #: The name every vector file carries.
 SUITE = "cantstop-conformance"
 #: The newest version of the suite, the one a port that names no version runs; also the
-#: directory name.  Version 2 was released on 2026-12-04: the next change opens version 3.
-SUITE_VERSION = 2
+#: directory name.  Version 3 is being prepared; version 2, released on 2026-12-04, is frozen.
+SUITE_VERSION = 3
 
 
 #: The configurations whose games supply the generated states (:mod:`~cantstop.conformance.pool`).
@@ -86,7 +86,7 @@ def suite_root() -> Path:
 
 
 def vectors_dir(version: int = SUITE_VERSION) -> Path:
-    """Return the directory of the vector files of ``version`` (``spec/conformance/v2``)."""
+    """Return the directory of the vector files of ``version`` (``spec/conformance/v3``)."""
     return suite_root() / f"v{version}"
 
 
@@ -163,14 +163,15 @@ def schema(version: int) -> str:
     The schema is written by hand; a new version starts from the newest's,
     with its number in the ``$id``, the title and the ``version`` it admits.
     """
-    text = (vectors_dir() / "schema.json").read_text(encoding="utf-8")
+    newest = vectors_dir(SUITE_VERSION)
+    text = (newest / "schema.json").read_text(encoding="utf-8")
     for old, new in (
         (f"/v{SUITE_VERSION}/schema.json", f"/v{version}/schema.json"),
         (f'vectors, version {SUITE_VERSION}"', f'vectors, version {version}"'),
         (f'"version": {{"const": {SUITE_VERSION}}}', f'"version": {{"const": {version}}}'),
     ):
         if text.count(old) != 1:
-            raise FrozenError(f"{vectors_dir()}/schema.json does not hold {old!r} once")
+            raise FrozenError(f"{newest}/schema.json does not hold {old!r} once")
         text = text.replace(old, new)
     return text
 

@@ -44,7 +44,7 @@ class CantStopSuite:
     #: ports were written before ``hello`` named the game).
     game: str = "cantstop"
     accepts_unnamed: bool = True
-    #: The summary says ``(suite v2)``: Can't Stop is the command line's own game.
+    #: The summary says ``(suite v3)``: Can't Stop is the command line's own game.
     title: str = ""
     protocol: int = 1
     checks: Mapping[str, Check] = field(default_factory=lambda: CHECKS)

@@ -29,6 +29,7 @@ from cantstop.errors import NotationError, RuleError
 from cantstop.notation import format_action, format_state, parse_action, parse_state
 from cantstop.state import Phase, State, new_game
 from cantstop.tags import state_rules
+from dicekit.conformance.ranking import rule_key
 from dicekit.conformance.suite import Case
 
 __all__ = ["invalid_cases", "notation_cases"]
@@ -80,7 +81,46 @@ def notation_cases(pool: list[State], count: int) -> list[Case]:
         elif isinstance(action, Move):
             rules.append("N2.3")
         add("action", None, rules, (("text", text), ("json", expect["json"])), expect)
+    # JSON states choosing a move with the dice in another order than sorted:
+    # read as the state with its dice sorted, tagged with the rules the reader
+    # names when it refuses what the dice may become.
+    choosing = [s for s in states if s.dice is not None and len(set(s.dice)) > 1]
+    for state in choosing[:REORDERED]:
+        as_json = jsonform.state_to_json(state)
+        as_json["dice"] = as_json["dice"][::-1]
+        expect = {"state": format_state(state), "json": jsonform.state_to_json(state)}
+        add(
+            "state", state, _dice_rules(jsonform.state_to_json(state)), (("json", as_json),), expect
+        )
     return cases
+
+
+#: How many JSON states with their dice in another order :func:`notation_cases` holds, at most.
+REORDERED = 40
+
+
+def _dice_rules(data: dict[str, Any]) -> list[str]:
+    """Return the rules the reader names when it refuses what the dice of ``data`` may become.
+
+    >>> data = jsonform.state_to_json(parse_state("-/- - 0c2345"))
+    >>> _dice_rules(data)
+    ['R4.1', 'N3.1']
+    """
+    dice = data["dice"]
+    rules: set[str] = set()
+    changes: list[object] = [None, [], [*dice, dice[0]], dice[:3], [*dice[:3], 7], {}, "1234"]
+    for becomes in changes:
+        spoiled = {**data, "dice": becomes}
+        try:
+            jsonform.state_from_json(spoiled)
+        except NotationError as exc:
+            rules.add(exc.rule)
+    spoiled = {k: v for k, v in data.items() if k != "dice"}
+    try:
+        jsonform.state_from_json(spoiled)
+    except NotationError as exc:
+        rules.add(exc.rule)
+    return sorted(rules, key=rule_key)
 
 
 def _setup(rules: dict[str, Any], first_player: Any) -> dict[str, Any]:
@@ -300,4 +340,17 @@ def invalid_cases(pool: list[State], count: int) -> list[Case]:
                 new=_setup(jsonform.rules_to_json(rules), first),
                 note=name,
             )
+    # JSON states not choosing a move that hold dice: about to roll, deciding
+    # after a move, or over.  The rule is the one the reader names.
+    thrown = random.Random("invalid-dice")
+    for phase in (Phase.ROLL, Phase.DECIDE, Phase.OVER):
+        in_phase = [s for s in ordered if s.phase is phase]
+        for state in thrown.sample(in_phase, min(4, len(in_phase))):
+            data = jsonform.state_to_json(state)
+            data["dice"] = list(thrown.choice(ORDERED_ROLLS).dice)
+            try:
+                jsonform.state_from_json(data)
+            except NotationError as exc:
+                note = f"dice in phase {phase.value}"
+                add("state", [exc.rule], state, {"error": exc.rule}, json=data, note=note)
     return cases
