@@ -153,7 +153,7 @@ class Solution:
     """The exact value of every anchor of a solitaire board, and the play that achieves it.
 
     ``values[n]`` is the expected number of turns the best play needs to win
-    from anchor number ``n`` (see :meth:`anchor_number`), the turn about to
+    from anchor number ``n`` (``cantstop.solve.board.Board.number``), the turn about to
     start included; finished games are worth 0.
     """
 
@@ -175,10 +175,6 @@ class Solution:
     def start_value(self) -> float:
         """The expected number of turns to win from the empty board, playing optimally."""
         return float(self.values[0])
-
-    def anchor_number(self, squares: tuple[int, ...]) -> int:
-        """Return the number of the anchor with these squares (one per column, in order)."""
-        return self.board.number(squares)
 
     def turn(self, squares: tuple[int, ...]) -> Turn:
         """Return the valued turn of the anchor with ``squares`` (cached: the last 64)."""
