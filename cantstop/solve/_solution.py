@@ -338,8 +338,9 @@ def solve(
     """Solve solitaire ``rules`` exactly; return the :class:`Solution`.
 
     ``progress``, when given, is called with (anchors done, anchors in all)
-    every few thousand anchors.  ``kernel`` names the kernel (:data:`KERNELS`):
-    both give the same values to rounding.
+    every few thousand anchors.  ``kernel`` is ``"laid"`` (the default: each
+    anchor's turn laid out once) or ``"reference"`` (the first kernel, kept
+    to compare with): both give the same values to rounding.
 
     >>> from cantstop import Rules
     >>> solution = solve(Rules(players=1, heights={7: 1}, columns_to_win=1))
