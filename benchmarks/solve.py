@@ -3,7 +3,13 @@
 ``python -m benchmarks.solve --board K`` solves scaled board ``K``
 (:mod:`cantstop.solve.family`) and prints, as JSON, its counts, CPU time,
 memory, and the cost per anchor and per in-turn position; the plan for the
-full board on the documentation site extrapolates from these figures.
+full board on the documentation site extrapolates from these figures.  In
+the same run it solves the board again with the reference kernel (the
+first one, which values every roll of every position on each of Newton's
+passes), each solve on a fresh board whose move table is asked of the
+engine, and prints both kernels' microseconds per in-turn position (CPU
+time less the engine's), their ratio, and the largest difference between
+the two solutions' values.  ``--no-reference`` skips that second solve.
 ``--ray`` also solves it on a local Ray cluster (the ``ray`` extra), one
 task per part (:mod:`cantstop.solve.partition`), and reports the largest
 difference between the two solutions' values (0.0: the same, bit for bit).
@@ -15,8 +21,13 @@ import argparse
 import json
 import time
 
-from cantstop.solve import solve
+from cantstop.solve import SolveStats, solve
 from cantstop.solve.family import scaled_rules
+
+
+def kernel_us(stats: SolveStats) -> float:
+    """Return the kernel's microseconds per in-turn position: CPU time less the engine's."""
+    return round(1e6 * (stats.seconds - stats.engine_seconds) / stats.positions, 3)
 
 
 def main() -> None:
@@ -25,6 +36,9 @@ def main() -> None:
     parser.add_argument("--board", type=int, default=3, help="scaled board, 1 to 13 (default: 3)")
     parser.add_argument("--ray", action="store_true", help="also solve on a local Ray cluster")
     parser.add_argument("--cpus", type=int, default=2, help="CPUs of the local Ray cluster")
+    parser.add_argument(
+        "--no-reference", action="store_true", help="skip the solve with the reference kernel"
+    )
     args = parser.parse_args()
     rules = scaled_rules(args.board)
     wall = time.perf_counter()
@@ -40,7 +54,18 @@ def main() -> None:
         "us_per_anchor": round(1e6 * stats.seconds / stats.anchors, 3),
         "ns_per_position": round(1e9 * stats.seconds / stats.positions, 3),
         "passes_per_anchor": round(stats.passes / stats.anchors, 3),
+        "kernel_us_per_position": kernel_us(stats),
     }
+    if not args.no_reference:
+        reference = solve(rules, kernel="reference")
+        old = reference.stats
+        assert old is not None
+        report["reference_seconds"] = old.seconds
+        report["reference_engine_seconds"] = old.engine_seconds
+        report["reference_kernel_us_per_position"] = kernel_us(old)
+        report["kernel_speedup"] = round(kernel_us(old) / kernel_us(stats), 2)
+        report["solve_speedup"] = round(old.seconds / stats.seconds, 2)
+        report["reference_max_difference"] = float(abs(reference.values - solution.values).max())
     if args.ray:
         from cantstop.solve.distributed import solve_on_ray
 

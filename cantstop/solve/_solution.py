@@ -33,6 +33,8 @@ __all__ = ["Solution", "SolveStats", "Turn", "solve"]
 CHUNK = 20_000
 #: Missing table entries the kernel collects before handing them to the engine.
 MISS_BUFFER = 4096
+#: The most bytes the store of outcome templates grows to before it starts again empty.
+TEMPLATE_BYTES = 256 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,11 +233,114 @@ class Solution:
         return f"<Solution of {self.rules!r}: {self.start_value:.6f} turns from the start>"
 
 
-def solve(rules: Rules, progress: Callable[[int, int], None] | None = None) -> Solution:
+#: The kernels :func:`solve` can run: the laid-out turns (the default), and the first kernel,
+#: which values every roll of every position on each of Newton's passes (kept to compare).
+KERNELS = ("laid", "reference")
+
+
+class _Templates:
+    """The board's store of outcome templates (see ``cantstop.solve._kernel``), grown as needed."""
+
+    def __init__(self) -> None:
+        from numba import types
+        from numba.typed import Dict
+
+        self.keys = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.arrays = (
+            np.zeros(1 << 12, np.float64),  # bust weight of each template
+            np.zeros(1 << 12, np.int64),  # first group of each template
+            np.zeros(1 << 16, np.float64),  # weight of each group
+            np.zeros(1 << 16, np.int64),  # first step of each group
+            np.zeros(1 << 17, np.int64),  # steps, in anchor numbering
+            np.zeros(3, np.int64),  # templates, groups and steps in use
+        )
+
+    def grow(self) -> None:
+        """Double the room for templates, groups and steps; past :data:`TEMPLATE_BYTES`, empty it.
+
+        Templates are remade from the move table when next needed, so
+        emptying the store changes no value, only the time.
+        """
+        if 2 * self.nbytes > TEMPLATE_BYTES:
+            self.keys.clear()
+            self.arrays[5][:] = 0
+            return
+        grown = []
+        for old in self.arrays[:5]:
+            new = np.zeros(2 * len(old), old.dtype)
+            new[: len(old)] = old
+            grown.append(new)
+        self.arrays = (*grown, self.arrays[5])  # type: ignore[assignment]
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the store's arrays hold."""
+        return sum(a.nbytes for a in self.arrays)
+
+
+def run_kernel(
+    board: Board,
+    anchors: np.ndarray,
+    values: np.ndarray,
+    stats: np.ndarray,
+    kernel: str = "laid",
+    progress: Callable[[int, int], None] | None = None,
+) -> float:
+    """Solve ``anchors`` in order into ``values``, asking the engine for table entries as needed.
+
+    ``stats`` accumulates anchors, in-turn positions, passes and anchors that
+    did not settle.  Returns the CPU seconds spent asking the engine.
+    """
+    if kernel not in KERNELS:
+        raise ValueError(f"no kernel {kernel!r}: one of {', '.join(KERNELS)}")
+    size = board.largest_turn()
+    w = np.zeros(size)
+    d = np.zeros(size)
+    rolling = np.zeros(size)
+    misses = np.zeros((MISS_BUFFER, 3), np.int64)
+    store = board.templates
+    if kernel == "laid" and not isinstance(store, _Templates):
+        store = board.templates = _Templates()
+    position = 0
+    engine = 0.0
+    total = len(anchors)
+    while position < total:
+        end = min(total, position + CHUNK)
+        if kernel == "laid":
+            assert isinstance(store, _Templates)
+            reached, found = _kernel.solve_anchors_laid(
+                anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
+                board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight,
+                board.entry, board.pool, store.keys, store.arrays, w, d, misses, stats,
+            )  # fmt: skip
+        else:
+            reached, found = _kernel.solve_anchors(
+                anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
+                board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight,
+                board.entry, board.pool, w, d, rolling, misses, stats,
+            )  # fmt: skip
+        position = reached
+        if found == _kernel.FULL:
+            assert isinstance(store, _Templates)
+            store.grow()
+        elif found >= 0:
+            asking = time.process_time()
+            board.fill(misses[:found])
+            engine += time.process_time() - asking
+        elif progress is not None:
+            progress(position, total)
+    return engine
+
+
+def solve(
+    rules: Rules, progress: Callable[[int, int], None] | None = None, kernel: str = "laid"
+) -> Solution:
     """Solve solitaire ``rules`` exactly; return the :class:`Solution`.
 
     ``progress``, when given, is called with (anchors done, anchors in all)
-    every few thousand anchors.
+    every few thousand anchors.  ``kernel`` is ``"laid"`` (the default: each
+    anchor's turn laid out once) or ``"reference"`` (the first kernel, kept
+    to compare with): both give the same values to rounding.
 
     >>> from cantstop import Rules
     >>> solution = solve(Rules(players=1, heights={7: 1}, columns_to_win=1))
@@ -246,31 +351,14 @@ def solve(rules: Rules, progress: Callable[[int, int], None] | None = None) -> S
     start_cpu = time.process_time()
     values = np.zeros(board.anchors, np.float64)
     anchors = np.arange(board.anchors - 1, -1, -1, dtype=np.int64)
-    size = board.largest_turn()
-    w = np.zeros(size)
-    d = np.zeros(size)
-    rolling = np.zeros(size)
-    misses = np.zeros((MISS_BUFFER, 3), np.int64)
     stats = np.zeros(4, np.int64)
-    position = 0
-    engine = 0.0
-    while position < board.anchors:
-        end = min(board.anchors, position + CHUNK)
-        reached, found = _kernel.solve_anchors(
-            anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
-            board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight, board.entry,
-            board.pool, w, d, rolling, misses, stats,
-        )  # fmt: skip
-        position = reached
-        if found >= 0:
-            asking = time.process_time()
-            board.fill(misses[:found])
-            engine += time.process_time() - asking
-        elif progress is not None:
-            progress(position, board.anchors)
+    engine = run_kernel(board, anchors, values, stats, kernel, progress)
     if stats[3]:
         raise AssertionError(f"Newton's method did not settle at {stats[3]} anchors")
-    held = values.nbytes + board.entry.nbytes + board.pool.nbytes + 3 * w.nbytes
+    held = values.nbytes + board.entry.nbytes + board.pool.nbytes + 3 * 8 * board.largest_turn()
+    store = board.templates
+    if isinstance(store, _Templates):
+        held += store.nbytes
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     summary = SolveStats(
         anchors=int(stats[0]),

@@ -85,6 +85,9 @@ class Board:
     #: Table entries asked of the engine so far.
     asked: int = 0
     _bases: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    _stored: dict[tuple[int, ...], int] = field(default_factory=dict)
+    #: The outcome templates made from the move table so far (the solver's store), if any.
+    templates: object = None
 
     @classmethod
     def of(cls, rules: Rules) -> Board:
@@ -241,6 +244,13 @@ class Board:
         self.entry[self.entry == REQUESTED] = UNKNOWN
 
     def _store(self, key: int, codes: list[int]) -> None:
+        # Entries that list the same moves share their place in the pool, so that the
+        # kernel knows two rolls alike by their entries alone.
+        known = self._stored.get(tuple(codes))
+        if known is not None:
+            self.entry[key] = known
+            return
+        self._stored[tuple(codes)] = self.pool_used
         end = self.pool_used + len(codes)
         if end > len(self.pool):
             grown = np.zeros(max(end, 2 * len(self.pool)), np.int64)

@@ -26,10 +26,9 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
-from cantstop import MARKERS, Rules
+from cantstop import Rules
 from cantstop.jsonform import rules_from_json, rules_to_json
-from cantstop.solve import _kernel
-from cantstop.solve._solution import MISS_BUFFER, Solution
+from cantstop.solve._solution import Solution, run_kernel
 from cantstop.solve.board import Board
 
 __all__ = ["Part", "solve_in_parts", "solve_part", "stages"]
@@ -70,19 +69,7 @@ def solve_part(
     """Solve one part: return the values of ``anchors``, reading finished ones from ``values``."""
     board = Board.of(rules_from_json(rules_json))
     values = values.copy()
-    size = board.largest_turn()
-    w, d, rolling = np.zeros(size), np.zeros(size), np.zeros(size)
-    misses = np.zeros((MISS_BUFFER, 3), np.int64)
-    stats = np.zeros(4, np.int64)
-    position = 0
-    while position < len(anchors):
-        position, found = _kernel.solve_anchors(
-            anchors, position, board.h, board.stride, MARKERS, values, board.over,
-            board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight, board.entry,
-            board.pool, w, d, rolling, misses, stats,
-        )  # fmt: skip
-        if found >= 0:
-            board.fill(misses[:found])
+    run_kernel(board, anchors, values, np.zeros(4, np.int64))
     solved: np.ndarray = values[anchors]
     return solved
 
