@@ -17,8 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("numba")
-ray = pytest.importorskip("ray")
+from tests.extras import reason, require
+
+require("numba")
+# Skipped, even in CI, without the ray extra: CI installs it to run these.
+ray = pytest.importorskip("ray", reason=reason("ray"))
 
 from cantstop import Rules  # noqa: E402
 from cantstop.solve import solve  # noqa: E402
