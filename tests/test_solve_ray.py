@@ -41,7 +41,7 @@ TASK_ANCHORS = 400 if BOARD else 5
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 
@@ -108,6 +108,9 @@ def test_a_stopped_run_resumes_without_solving_a_finished_task_again(
 def test_a_checkpoint_refuses_another_task_size_and_damaged_values(tmp_path: Path) -> None:
     checkpoint = Checkpoint(tmp_path, RULES, TASK_ANCHORS)
     digest = checkpoint.store(0, 0, np.array([1.5, 2.5]))
+    assert Checkpoint(tmp_path, RULES, TASK_ANCHORS).finished == {}  # named at the flush
+    checkpoint.flush()
+    assert Checkpoint(tmp_path, RULES, TASK_ANCHORS).finished == {"0/0": digest}
     assert (tmp_path / "values" / f"{digest}.f8").read_bytes() == np.array([1.5, 2.5]).tobytes()
     with pytest.raises(CheckpointError, match="another run"):
         Checkpoint(tmp_path, RULES, TASK_ANCHORS + 1)

@@ -12,9 +12,9 @@ only solved anchors, so each anchor's value is the same, bit for bit, as
 
 A :class:`Checkpoint` is a folder: the values of each finished task in a
 file named by the SHA-256 of its bytes (``values/HASH.f8``, little-endian
-doubles), and ``manifest.json`` mapping each finished task
-(``"wave/task"``) to its hash, under the board and the task size it was cut
-for.  Both are written whole or not at all (a temporary file, then a
+doubles), and one manifest per wave (``manifest/WAVE.json``) mapping each
+finished task of the wave to its hash, under the board and the task size
+it was cut for.  Both are written whole or not at all (a temporary file, then a
 rename), so a run that is killed leaves only finished tasks behind, and a
 run started again over the same folder solves only the others.
 
@@ -39,6 +39,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,33 +113,42 @@ def _write_whole(path: Path, data: bytes) -> None:
 
 
 class Checkpoint:
-    """A folder of finished tasks' values, content-addressed, and the manifest that names them."""
+    """A folder of finished tasks' values, content-addressed, and the manifests that name them.
+
+    ``manifest/WAVE.json`` maps each finished task of wave ``WAVE`` to the
+    hash of its values, under the board and task size; :meth:`store` keeps
+    the values at once and :meth:`flush` writes the manifests of the waves
+    with new tasks, so a large wave's manifest is not rewritten for every
+    task.  A task whose values are kept but not yet named is solved again
+    by the next run, to the same file.
+    """
 
     def __init__(self, folder: str | os.PathLike[str], rules: Rules, task_anchors: int):
         #: The folder.
         self.folder = Path(folder)
         self._identity = {"rules": rules_to_json(rules), "task_anchors": task_anchors}
         (self.folder / "values").mkdir(parents=True, exist_ok=True)
-        self._manifest = self.folder / "manifest.json"
+        (self.folder / "manifest").mkdir(exist_ok=True)
         #: Finished tasks: ``"wave/task"`` to the SHA-256 of their values.
         self.finished: dict[str, str] = {}
-        if self._manifest.exists():
+        self._unsaved: set[int] = set()
+        for path in sorted((self.folder / "manifest").glob("*.json")):
             try:
-                data = json.loads(self._manifest.read_text(encoding="utf-8"))
+                data = json.loads(path.read_text(encoding="utf-8"))
                 identity = {"rules": data["rules"], "task_anchors": data["task_anchors"]}
                 finished = data["finished"]
             except (ValueError, KeyError, TypeError) as exc:
-                raise CheckpointError(f"{self._manifest} is damaged: {exc}") from None
+                raise CheckpointError(f"{path} is damaged: {exc}") from None
             if identity != self._identity:
                 raise CheckpointError(
-                    f"{self._manifest} is for another run: {json.dumps(identity)}, "
+                    f"{path} is for another run: {json.dumps(identity)}, "
                     f"not {json.dumps(self._identity)}"
                 )
-            self.finished = {str(k): str(v) for k, v in finished.items()}
+            self.finished.update({f"{path.stem}/{k}": str(v) for k, v in finished.items()})
 
     @staticmethod
     def key(wave: int, task: int) -> str:
-        """Return the manifest's key of task ``task`` of wave ``wave``."""
+        """Return the key of task ``task`` of wave ``wave`` in :attr:`finished`."""
         return f"{wave}/{task}"
 
     def load(self, wave: int, task: int, anchors: int) -> np.ndarray | None:
@@ -156,16 +166,28 @@ class Checkpoint:
         return np.frombuffer(data, dtype="<f8").astype(np.float64)
 
     def store(self, wave: int, task: int, values: np.ndarray) -> str:
-        """Keep a finished task's values, then name them in the manifest; return their hash."""
+        """Keep a finished task's values, to be named at the next :meth:`flush`; return the hash."""
         data = np.ascontiguousarray(values, dtype="<f8").tobytes()
         digest = hashlib.sha256(data).hexdigest()
         path = self.folder / "values" / f"{digest}.f8"
         if not path.exists():
             _write_whole(path, data)
         self.finished[self.key(wave, task)] = digest
-        manifest = {**self._identity, "finished": self.finished}
-        _write_whole(self._manifest, json.dumps(manifest, indent=0).encode())
+        self._unsaved.add(wave)
         return digest
+
+    def flush(self) -> None:
+        """Write the manifest of every wave with tasks stored since the last flush."""
+        for wave in sorted(self._unsaved):
+            prefix = f"{wave}/"
+            finished = {
+                key[len(prefix) :]: digest
+                for key, digest in self.finished.items()
+                if key.startswith(prefix)
+            }
+            manifest = {**self._identity, "finished": finished}
+            _write_whole(self.folder / "manifest" / f"{wave}.json", json.dumps(manifest).encode())
+        self._unsaved.clear()
 
     def nbytes(self) -> int:
         """Return the bytes of the values files the checkpoint holds."""
@@ -197,13 +219,15 @@ def solve_in_waves(
     mapper: Callable[[Callable[[Task], np.ndarray], Iterable[Task]], Iterator[np.ndarray]]
     | None = None,
     stop_after: int | None = None,
+    flush_seconds: float = 30.0,
 ) -> WaveRun:
     """Solve ``rules`` wave by wave over the checkpoint ``folder``; return what the run did.
 
     ``mapper(function, tasks)`` solves a wave's unfinished tasks and yields
-    their values in order (default ``map``); each result is checkpointed as
-    it arrives.  ``stop_after`` stops the run once that many waves are
-    finished (the run then has no solution).
+    their values in order (default ``map``); each result's values are kept
+    as it arrives, and the manifests are written at the end of each wave and
+    at least every ``flush_seconds`` within one.  ``stop_after`` stops the
+    run once that many waves are finished (the run then has no solution).
     """
     checkpoint = Checkpoint(folder, rules, task_anchors)
     board = Board.of(rules)
@@ -226,8 +250,13 @@ def solve_in_waves(
         if todo:
             finished = values.copy()
             work = [(data, finished, anchors) for _, anchors in todo]
+            flushed = time.monotonic()
             for (index, anchors), result in zip(todo, run(_solve_task, work), strict=True):
                 checkpoint.store(number, index, result)
                 values[anchors] = result
                 computed += 1
+                if time.monotonic() - flushed >= flush_seconds:
+                    checkpoint.flush()
+                    flushed = time.monotonic()
+            checkpoint.flush()
     return WaveRun(Solution(rules, values), len(all_waves), reused, computed)
