@@ -22,6 +22,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "pettingzoo": ("rl", "pettingzoo"),
     "numpy": ("rl", "numpy"),
     "numba": ("solve", "numba"),
+    "ray": ("ray", "ray"),
     "playwright": ("browser", "playwright"),
     "pytest_playwright": ("browser", "pytest-playwright"),
 }

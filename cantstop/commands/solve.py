@@ -214,13 +214,25 @@ def _table(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from cantstop.solve.report import gap_svg, markdown_table, plan_markdown
+    from cantstop.solve.report import cluster_markdown, gap_svg, markdown_table, plan_markdown
 
+    if not (args.table or args.svg or args.plan or args.nodes is not None):
+        raise UsageError("report needs a file to write (--table, --svg, --plan) or --nodes")
+    if args.nodes is None and (args.cores is not None or args.task_anchors != 4096):
+        raise UsageError("--cores and --task-anchors plan a cluster: give --nodes too")
+    if args.nodes is not None and args.cores is None:
+        raise UsageError("--nodes needs --cores, the cores of each node")
     rows = [json.loads(line) for line in Path(args.rows).read_text(encoding="utf-8").splitlines()]
     rows.sort(key=lambda row: row["k"])
-    Path(args.table).write_text(markdown_table(rows), encoding="utf-8")
-    Path(args.svg).write_text(gap_svg(rows), encoding="utf-8")
-    Path(args.plan).write_text(plan_markdown(rows), encoding="utf-8")
+    if args.table:
+        Path(args.table).write_text(markdown_table(rows), encoding="utf-8")
+    if args.svg:
+        Path(args.svg).write_text(gap_svg(rows), encoding="utf-8")
+    if args.plan:
+        Path(args.plan).write_text(plan_markdown(rows), encoding="utf-8")
+    if args.nodes is not None:
+        row = max(rows, key=lambda r: r["positions"])
+        print(cluster_markdown(row, args.nodes, args.cores, args.task_anchors), end="")
     return 0
 
 
@@ -265,7 +277,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.set_defaults(run=_table)
     p = inner.add_parser("report", help="write the table's Markdown and the plot of the gap")
     p.add_argument("rows", help="the rows that table wrote")
-    p.add_argument("--table", required=True, help="the Markdown table to write")
-    p.add_argument("--svg", required=True, help="the plot to write")
-    p.add_argument("--plan", required=True, help="the plan's figures to write (Markdown)")
+    p.add_argument("--table", help="the Markdown table to write")
+    p.add_argument("--svg", help="the plot to write")
+    p.add_argument("--plan", help="the plan's figures to write (Markdown)")
+    p.add_argument(
+        "--nodes", type=int_option(1, 10**6), help="print the run plan for this many nodes"
+    )
+    p.add_argument("--cores", type=int_option(1, 10**4), help="cores per node (with --nodes)")
+    p.add_argument(
+        "--task-anchors",
+        type=int_option(1, 10**9),
+        default=4096,
+        help="anchors per task at most (default: 4096)",
+    )
     p.set_defaults(run=_report)

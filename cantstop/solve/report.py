@@ -4,9 +4,11 @@ The rows are the JSON lines that ``python -m cantstop solve table`` writes
 (:func:`cantstop.commands.solve.table_row`); :func:`markdown_table` and
 :func:`gap_svg` turn them into the table and the picture of the
 documentation page "Solving solitaire", and :func:`plan` extrapolates the
-cost of the standard board from the largest row.  ``python -m
-cantstop solve report ROWS --table FILE --svg FILE --plan FILE`` writes the
-files; a test checks that the committed files are what the committed rows give.
+cost of the standard board from the largest row, :func:`cluster_plan` the
+run of its waves on a named cluster.  ``python -m cantstop solve report
+ROWS --table FILE --svg FILE --plan FILE`` writes the files, and ``--nodes N
+--cores C`` prints the cluster's plan; a test checks that the committed
+files are what the committed rows give.
 """
 
 from __future__ import annotations
@@ -17,9 +19,23 @@ from typing import Any
 
 from cantstop import MARKERS, STANDARD_HEIGHTS
 
-__all__ = ["full_board", "gap_svg", "markdown_table", "plan", "plan_markdown"]
+__all__ = [
+    "cluster_markdown",
+    "cluster_plan",
+    "full_board",
+    "full_waves",
+    "gap_svg",
+    "markdown_table",
+    "plan",
+    "plan_markdown",
+]
 
 Row = dict[str, Any]
+
+#: The rows' file of the documentation page.
+ROWS = "benchmarks/solitaire.jsonl"
+#: The cluster the documentation page plans for: nodes, and cores per node.
+NODES, CORES = 64, 32
 
 
 def markdown_table(rows: Sequence[Row]) -> str:
@@ -128,6 +144,120 @@ def full_board() -> tuple[int, int, int]:
     return every, going, positions
 
 
+def full_waves(heights: Sequence[int] | None = None) -> list[tuple[int, int, int]]:
+    """Return a board's waves: (squares in all, anchors, in-turn positions), the most squares first.
+
+    A wave is the anchors of games still going on (fewer than three won
+    columns) with the same squares in all (:func:`cantstop.solve.waves.waves`);
+    ``heights`` are the columns' (by default the standard board's), and the
+    sums over the standard board's waves are :func:`full_board`'s.
+
+    >>> waves = full_waves()
+    >>> len(waves), waves[0][0], waves[-1]  # the empty board: one anchor, 70,224 positions
+    (75, 74, (0, 1, 70224))
+    >>> sum(a for _, a, _ in waves) == full_board()[1]
+    True
+    """
+    # Per (won columns capped at 3, squares in all): anchors and the
+    # elementary symmetric sums of the open columns' rooms, up to three markers.
+    table: dict[tuple[int, int], tuple[int, list[int]]] = {(0, 0): (1, [1] + [0] * MARKERS)}
+    for h in STANDARD_HEIGHTS.values() if heights is None else heights:
+        nxt: dict[tuple[int, int], tuple[int, list[int]]] = {}
+        for (won, total), (count, sums) in table.items():
+            for square in range(h + 1):
+                key = (min(won + (square == h), 3), total + square)
+                old_count, old = nxt.get(key, (0, [0] * (MARKERS + 1)))
+                room = h - square
+                new = [
+                    old[j] + sums[j] + (room * sums[j - 1] if j and room else 0)
+                    for j in range(MARKERS + 1)
+                ]
+                nxt[key] = (old_count + count, new)
+        table = nxt
+    by_total: dict[int, tuple[int, int]] = {}
+    for (won, total), (count, sums) in table.items():
+        if won < 3:
+            anchors, positions = by_total.get(total, (0, 0))
+            by_total[total] = (anchors + count, positions + sum(sums))
+    return [(t, *by_total[t]) for t in sorted(by_total, reverse=True)]
+
+
+def cluster_plan(row: Row, nodes: int, cores: int, task_anchors: int = 4096) -> dict[str, float]:
+    """Return the run plan of the standard board's waves on ``nodes`` nodes of ``cores`` cores.
+
+    The run is the one :func:`cantstop.solve.distributed.solve_waves_on_ray`
+    makes: every anchor of a game still going on (no mirror symmetry), in
+    waves by squares in all, tasks of at most ``task_anchors`` anchors, the
+    kernel's cost per position that of ``row`` (as :func:`plan` takes it).
+    A wave's wall time is its rounds of tasks (tasks over cores) times its
+    mean task.  Memory: the values array, 8 bytes for every anchor number,
+    held once per node in the object store; each running task copies it
+    (``solve_part`` works on its own copy) and holds the move table, whose
+    size is taken from ``row`` (its arrays less its values).  The driver
+    holds the values, the wave's copy and the copy it puts in the store.
+    The checkpoint keeps 8 bytes per anchor solved.
+    """
+    every, going, positions = full_board()
+    per_position = (row["seconds"] - row.get("engine_seconds", 0.0)) / row["positions"]
+    slots = nodes * cores
+    values = 8 * every
+    small = 1
+    for h in row["heights"]:
+        small *= h + 1
+    table = max(0, row["array_bytes"] - 8 * small)
+    tasks = 0
+    wall = 0.0
+    largest = 0
+    waves = full_waves()
+    for _, anchors, wave_positions in waves:
+        count = math.ceil(anchors / task_anchors)
+        tasks += count
+        largest = max(largest, count)
+        wall += math.ceil(count / slots) * wave_positions / count * per_position
+    return {
+        "nodes": nodes,
+        "cores": cores,
+        "task_anchors": task_anchors,
+        "us_per_position": 1e6 * per_position,
+        "core_hours": positions * per_position / 3600,
+        "waves": len(waves),
+        "tasks": tasks,
+        "largest_wave_tasks": largest,
+        "wall_hours": wall / 3600,
+        "values_gib": values / 2**30,
+        "node_gib": (values * (1 + cores) + table * cores) / 2**30,
+        "node_gib_without_copy": (values + table * cores) / 2**30,
+        "driver_gib": 3 * values / 2**30,
+        "checkpoint_gib": 8 * going / 2**30,
+        "broadcast_tib": len(waves) * nodes * values / 2**40,
+    }
+
+
+def cluster_markdown(row: Row, nodes: int, cores: int, task_anchors: int = 4096) -> str:
+    """Return :func:`cluster_plan`'s figures as a Markdown table."""
+    f = cluster_plan(row, nodes, cores, task_anchors)
+    return (
+        f"| the standard board on {nodes} nodes of {cores} cores, tasks of at most "
+        f"{task_anchors:,} anchors | figure |\n| --- | ---: |\n"
+        f"| kernel per in-turn position, measured on board {row['k']} "
+        f"| {f['us_per_position']:.2f} µs |\n"
+        f"| CPU core-hours, every anchor (no mirror symmetry) | {f['core_hours']:,.0f} |\n"
+        f"| waves (squares in all, {f['waves'] - 1} down to 0) | {f['waves']:,} |\n"
+        f"| tasks in all; in the largest wave | {f['tasks']:,}; {f['largest_wave_tasks']:,} |\n"
+        f"| wall-clock hours, waves one after another | {f['wall_hours']:,.1f} |\n"
+        f"| the values array (8 bytes per anchor number) | {f['values_gib']:,.1f} GiB |\n"
+        f"| memory per node: the shared values and one copy per running task "
+        f"| {f['node_gib']:,.0f} GiB |\n"
+        f"| memory per node if a task did not copy the values "
+        f"| {f['node_gib_without_copy']:,.1f} GiB |\n"
+        f"| memory of the driver: values, the wave's copy, the store's copy "
+        f"| {f['driver_gib']:,.1f} GiB |\n"
+        f"| checkpoint volume (8 bytes per anchor solved) | {f['checkpoint_gib']:,.1f} GiB |\n"
+        f"| values sent to the nodes, one array per node per wave "
+        f"| {f['broadcast_tib']:,.1f} TiB |\n"
+    )
+
+
 def plan(row: Row, cores_per_node: int = 64) -> dict[str, float]:
     """Return the standard board's cost extrapolated from a table row's cost per position.
 
@@ -175,5 +305,8 @@ def plan_markdown(rows: Sequence[Row]) -> str:
         f"| cores for a one-day run | {figures['cores_for_one_day']:,.0f} |\n"
         f"| 64-core nodes for a one-day run | {figures['nodes_for_one_day']:,} |\n"
         f"| the values, 8 bytes per anchor, under the symmetry | "
-        f"{figures['values_gib_mirrored']:,.1f} GiB |\n"
+        f"{figures['values_gib_mirrored']:,.1f} GiB |\n\n"
+        f"The run as coded (`cantstop.solve.distributed.solve_waves_on_ray`), "
+        f"from `python -m cantstop solve report {ROWS} --nodes {NODES} --cores {CORES}`:\n\n"
+        + cluster_markdown(row, NODES, CORES)
     )
