@@ -24,7 +24,7 @@ import numpy as np
 
 from cantstop import MARKERS, Move, Phase, Rules, State, format_state
 from cantstop.errors import IllegalAction, InvalidRules, InvalidState
-from cantstop.solve import _kernel
+from cantstop.solve import _kernel, _laid
 from cantstop.solve.board import Board
 
 __all__ = ["Solution", "SolveStats", "Turn", "solve"]
@@ -308,7 +308,7 @@ def run_kernel(
         end = min(total, position + CHUNK)
         if kernel == "laid":
             assert isinstance(store, _Templates)
-            reached, found = _kernel.solve_anchors_laid(
+            reached, found = _laid.solve_anchors_laid(
                 anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
                 board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight,
                 board.entry, board.pool, store.keys, store.arrays, w, d, misses, stats,
@@ -320,7 +320,7 @@ def run_kernel(
                 board.entry, board.pool, w, d, rolling, misses, stats,
             )  # fmt: skip
         position = reached
-        if found == _kernel.FULL:
+        if found == _laid.FULL:
             assert isinstance(store, _Templates)
             store.grow()
         elif found >= 0:
