@@ -6,7 +6,7 @@ A game started without a file of its own goes to the per-user folder of
 :func:`games_folder`.  To resume a game, its record is read
 back line by line (:class:`SavedGame`, in constant memory; a last line cut
 short by a crash is left out), checked, and written afresh beside the old one
-with every claim, then put in its place in one step (:meth:`Replay.keep`), so
+with every claim, then put in its place in one step (:meth:`dicekit.saved.Replay.keep`), so
 that a crash leaves one or the other whole and a full disk leaves nothing
 behind.
 
@@ -20,13 +20,13 @@ import os
 import shutil
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, TextIO, cast
+from typing import BinaryIO, TextIO, TypeAlias, cast
 
 from cantstop.record import MAX_LINE_BYTES, PlaySetup, RecordWriter, check_line, read_header
 from cantstop.state import State, new_game
-from dicekit.saved import WithoutTornTail, beside, discard, sync_folder
+from dicekit import saved
+from dicekit.saved import WithoutTornTail, beside, discard
 
 __all__ = [
     "Replay",
@@ -93,7 +93,7 @@ class SavedGame:
     """A saved game's record opened to be resumed: its header read at once, its lines streamed.
 
     ``path`` may be a symbolic link: the file it points to is read and, on
-    :meth:`Replay.keep`, replaced, and the link stays a link.  Reading raises
+    :meth:`dicekit.saved.Replay.keep`, replaced, and the link stays a link.  Reading raises
     :class:`OSError` for a file that cannot be opened and
     :class:`~cantstop.record.RecordError` for a malformed header; use it as a
     context manager, or :meth:`close` it.
@@ -163,37 +163,6 @@ class SavedGame:
         return Replay(state, actions, torn, self.path, out, tmp, writer)
 
 
-@dataclass
-class Replay:
-    """A saved game replayed to its last action, and its record written afresh, not yet in place."""
-
-    #: The state after the last action.
-    state: State
-    #: How many actions the record holds.
-    actions: int
-    #: The last line, when it was cut short by a crash and left out; else ``None``.
-    torn: bytes | None
-    #: The record file the new one replaces.
-    path: Path
-    _out: TextIO
-    _tmp: str
-    _writer: RecordWriter
-
-    def keep(self) -> tuple[TextIO, RecordWriter]:
-        """Put the new record in the old one's place; return it open, and its writer, to append.
-
-        The new file is forced to the disk, then takes the old one's place in
-        one step (``os.replace``), so a crash leaves one or the other whole.
-        """
-        try:
-            self._writer.sync()
-            os.replace(self._tmp, self.path)
-        except BaseException:
-            discard(self._out, self._tmp)
-            raise
-        sync_folder(self.path.parent)
-        return self._out, self._writer
-
-    def discard(self) -> None:
-        """Leave the old record as it is, and remove the new one."""
-        discard(self._out, self._tmp)
+#: A Can't Stop game replayed and its record written afresh: the layer's replay
+#: (:class:`dicekit.saved.Replay`) of a :class:`~cantstop.State` and its record writer.
+Replay: TypeAlias = saved.Replay[State, RecordWriter]

@@ -37,14 +37,25 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO, cast
+from typing import Any, BinaryIO, Generic, Protocol, TextIO, TypeVar, cast
 
 from dicekit.protocol import Game
 from dicekit.record import BLANK, RecordWriter, read_record
 from dicekit.recordform import LAYER_FORMAT, RecordHeader, apply_with_event
 from dicekit.recordlines import MAX_LINE_BYTES, RecordError, brief
 
-__all__ = ["MAX_SEED", "Replay", "SavedGame", "WithoutTornTail", "beside", "discard", "sync_folder"]
+__all__ = [
+    "MAX_SEED",
+    "Replay",
+    "SavedGame",
+    "StateT",
+    "Syncs",
+    "WithoutTornTail",
+    "WriterT",
+    "beside",
+    "discard",
+    "sync_folder",
+]
 
 #: The largest seed a header's ``play`` field may hold (seeds are below 2**64).
 MAX_SEED = 2**64 - 1
@@ -189,7 +200,7 @@ class SavedGame:
         """Close the record being read."""
         self._file.close()
 
-    def replay(self, play: Mapping[str, Any] | None) -> Replay:
+    def replay(self, play: Mapping[str, Any] | None) -> Replay[Any, RecordWriter]:
         """Replay and check every line, writing the record afresh beside it; return the replay.
 
         The new file has the header's configuration and first player, ``play``
@@ -227,12 +238,29 @@ def _event(game: Game[Any, Any, Any], state: Any, action: Any) -> str | None:
     return apply_with_event(game, state, action)[1]
 
 
+class Syncs(Protocol):
+    """A record writer that can force what it wrote to the disk."""
+
+    def sync(self) -> None:
+        """Flush the record and force it to the disk."""
+
+
+#: The state a replay ends in (any game's).
+StateT = TypeVar("StateT")
+#: The writer of a replay's record (any game's).
+WriterT = TypeVar("WriterT", bound=Syncs)
+
+
 @dataclass
-class Replay:
-    """A saved game replayed to its last action, and its record written afresh, not yet in place."""
+class Replay(Generic[StateT, WriterT]):
+    """A saved game replayed to its last action, and its record written afresh, not yet in place.
+
+    The same for every game: Can't Stop's saved games (:mod:`cantstop.savedgames`)
+    use it with their own state and record writer.
+    """
 
     #: The state after the last action.
-    state: Any
+    state: StateT
     #: How many actions the record holds.
     actions: int
     #: The last line, when it was cut short by a crash and left out; else ``None``.
@@ -241,9 +269,9 @@ class Replay:
     path: Path
     _out: TextIO
     _tmp: str
-    _writer: RecordWriter
+    _writer: WriterT
 
-    def keep(self) -> tuple[TextIO, RecordWriter]:
+    def keep(self) -> tuple[TextIO, WriterT]:
         """Put the new record in the old one's place; return it open, and its writer, to append.
 
         The new file is forced to the disk, then takes the old one's place in

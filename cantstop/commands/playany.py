@@ -26,7 +26,7 @@ from typing import Any, TextIO
 from cantstop.commands.games import DEFAULT, load_game, names
 from cantstop.commands.options import bot_names, player_names
 from cantstop.commands.report import UsageError, quoted, report_warning
-from cantstop.savedgames import Replay, create_in_folder, create_record, games_folder
+from cantstop.savedgames import create_in_folder, create_record, games_folder
 from dicekit import play as layer
 from dicekit import record as layer_record
 from dicekit.demo import picture
@@ -149,7 +149,7 @@ _FILE_KINDS = {
 }
 
 
-def written(path: Path, replay: Replay | LayerReplay) -> tuple[TextIO, Any]:
+def written(path: Path, replay: LayerReplay[Any, Any]) -> tuple[TextIO, Any]:
     """Put a replayed record in its place; a file that cannot be written is a usage error."""
     try:
         return replay.keep()
