@@ -255,8 +255,7 @@ WriterT = TypeVar("WriterT", bound=Syncs)
 class Replay(Generic[StateT, WriterT]):
     """A saved game replayed to its last action, and its record written afresh, not yet in place.
 
-    The same for every game: Can't Stop's saved games (:mod:`cantstop.savedgames`)
-    use it with their own state and record writer.
+    The same for every game: each uses it with its own state and record writer.
     """
 
     #: The state after the last action.
