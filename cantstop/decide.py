@@ -73,6 +73,7 @@ __all__ = [
     "refusal",
     "settle_stop",
     "stop_blockers",
+    "stop_outcome",
 ]
 
 
@@ -160,6 +161,51 @@ def play_stop(
     return claimed, [*won.values()].count(stopper) >= columns_to_win, won
 
 
+def stop_outcome(
+    rules: Rules,
+    stopper: int,
+    markers: Mapping[int, int],
+    squares: Sequence[Mapping[int, int]],
+    won: ColumnMap,
+) -> tuple[tuple[Mapping[int, int], ...], ColumnMap, tuple[int, ...], bool, int]:
+    """Return a stop's squares after, won columns after, claims, whether it wins, who moves next.
+
+    The fields are those of the position, as in :func:`settle_stop`, which
+    adds what the stop takes from the other players and the columns the
+    stopper holds; :func:`~cantstop.transitions.apply_stop` reads only these
+    five.  The player to move next is the stopper when the stop wins, else
+    the next in seat order (:func:`following`).  The
+    stop is played by :func:`play_stop`; the maps it leaves unchanged are
+    handed on as they are.
+
+    >>> from cantstop import ColumnMap, Rules
+    >>> none = ColumnMap()
+    >>> stop_outcome(Rules(), 1, {7: 13}, (ColumnMap({7: 4}), none), none)[1:]
+    (ColumnMap({7: 1}), (7,), False, 0)
+    """
+    heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
+    own = squares[stopper]
+    mine = dict(own.items())
+    after: list[Mapping[int, int]] = [*squares]
+    after[stopper] = mine
+    claimed, wins, won_after = play_stop(
+        heights, rules.columns_to_win, stopper, markers, after, won
+    )
+    if len(mine) != len(own):  # a new column goes at the dict's end: maybe out of order
+        columns = [*mine]
+        if columns != sorted(columns):
+            mine = dict(sorted(mine.items()))
+    after[stopper] = _from_sorted(mine)
+    if not claimed:
+        return tuple(after), won, (), False, following(rules, stopper)
+    claimed.sort()
+    for player, theirs in enumerate(after):
+        if theirs is not squares[player] and player != stopper:
+            after[player] = _from_sorted(dict(theirs.items()))
+    player = stopper if wins else following(rules, stopper)
+    return tuple(after), ColumnMap(won_after), tuple(claimed), wins, player
+
+
 def settle_stop(
     rules: Rules,
     stopper: int,
@@ -171,40 +217,23 @@ def settle_stop(
 
     ``squares`` are each player's squares and ``won`` the won columns, as
     :class:`~cantstop.ColumnMap` values; the maps the stop leaves unchanged
-    are handed on as they are.  The stop is played by :func:`play_stop`.
-    :func:`decide_stop` asks this of a state.
+    are handed on as they are.  The stop is played by :func:`stop_outcome`
+    (and so by :func:`play_stop`).  :func:`decide_stop` asks this of a state.
 
     >>> from cantstop import ColumnMap, Rules
     >>> none = ColumnMap()
     >>> settle_stop(Rules(), 1, {7: 13}, (ColumnMap({7: 4}), none), none).lost
     ((7, 0, 4),)
     """
-    heights: dict[int, int] = rules.heights._dict  # type: ignore[attr-defined]
-    own = squares[stopper]
-    mine = dict(own.items())
-    after: list[Mapping[int, int]] = [*squares]
-    after[stopper] = mine
-    claimed, wins, won_after = play_stop(
-        heights, rules.columns_to_win, stopper, markers, after, won
+    after, won_after, claimed, wins, player = stop_outcome(rules, stopper, markers, squares, won)
+    lost = tuple(
+        (column, player, theirs[column])
+        for column in claimed
+        for player, theirs in enumerate(squares)
+        if player != stopper and column in theirs
     )
-    after[stopper] = _from_sorted(dict(sorted(mine.items())) if len(mine) != len(own) else mine)
-    if claimed:
-        claimed.sort()
-        won = ColumnMap(won_after)
-        lost = tuple(
-            (column, player, theirs[column])
-            for column in claimed
-            for player, theirs in enumerate(squares)
-            if player != stopper and column in theirs
-        )
-        for player, theirs in enumerate(after):
-            if theirs is not squares[player] and player != stopper:
-                after[player] = _from_sorted(dict(theirs.items()))
-    else:
-        lost = ()
-    held = [*won.values()].count(stopper)
-    player = stopper if wins else following(rules, stopper)
-    return StopDecision(stopper, tuple(claimed), wins, held, tuple(after), won, lost, player)
+    held = [*won_after.values()].count(stopper)
+    return StopDecision(stopper, claimed, wins, held, after, won_after, lost, player)
 
 
 def decide_stop(state: State) -> StopDecision:

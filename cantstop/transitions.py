@@ -27,7 +27,7 @@ from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.analysis import landing
 from cantstop.columnmap import ColumnMap
 from cantstop.config import Rules, Variant
-from cantstop.decide import following, settle_stop
+from cantstop.decide import following, stop_outcome
 from cantstop.errors import IllegalAction
 from cantstop.phase import Phase
 from cantstop.refusals import refusal, stop_blockers
@@ -222,8 +222,9 @@ def apply_stop(state: State, stop: Stop) -> State:
     markers = state.markers
     if rules.variant is _VARIANT_B and stop_blockers(rules, markers, state.squares, me):
         raise _refused(state, stop)  # R14.2
-    found = settle_stop(rules, me, markers, state.squares, state._won)
-    squares, won, claimed = found.squares, found.won, found.claimed
+    squares, won, claimed, wins, player = stop_outcome(
+        rules, me, markers, state.squares, state._won
+    )
     if rules.variant is _VARIANT_A:
         starts = starts_after_stop(
             turn_starts(state), rules, squares, won, me, markers, claimed, state._situation
@@ -236,8 +237,7 @@ def apply_stop(state: State, stop: Stop) -> State:
             for p in range(rules.players):
                 new_starts[p] &= ~(bit | bit << 13)
         starts = tuple(new_starts)
-    player = found.player
-    phase = _OVER if found.wins else _ROLL
+    phase = _OVER if wins else _ROLL
     return successor(
         rules, player, phase, None, _NO_MARKERS, squares, won, starts[player], (), starts
     )
