@@ -96,7 +96,7 @@ class SavedGame(OpenRecord):
     :meth:`dicekit.saved.Replay.keep`, replaced, and the link stays a link.  Reading raises
     :class:`OSError` for a file that cannot be opened and
     :class:`~cantstop.record.RecordError` for a malformed header; use it as a
-    context manager, or :meth:`close` it.
+    context manager, or :meth:`~dicekit.saved.OpenRecord.close` it.
 
     >>> import io, tempfile
     >>> from pathlib import Path

@@ -169,7 +169,7 @@ class OpenRecord:
     ``path`` may be a symbolic link; :attr:`path` is the file it points to.
     The lines are read through :class:`WithoutTornTail` (at most ``limit``
     bytes a line), so a last line that a crash cut short is left out.  A
-    subclass reads the header in :meth:`_read_header`; when that raises, the
+    subclass reads the header in ``_read_header``; when that raises, the
     file is closed before the error goes on.  Use it as a context manager, or
     :meth:`close` it.
     """
@@ -207,7 +207,7 @@ class SavedGame(OpenRecord):
     file it points to is read and, on :meth:`Replay.keep`, replaced.  Reading
     raises :class:`OSError` for a file that cannot be opened and
     :class:`~dicekit.recordlines.RecordError` for a malformed header; use it
-    as a context manager, or :meth:`close` it.
+    as a context manager, or :meth:`~OpenRecord.close` it.
     """
 
     def __init__(self, game: Game[Any, Any, Any], path: Path) -> None:
