@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sized
 from dataclasses import dataclass
 from itertools import islice
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from cantstop.errors import RuleError
 from dicekit.quote import brief
@@ -36,19 +36,13 @@ class Roll:
     dice: tuple[int, int, int, int]
 
     def __post_init__(self) -> None:
-        dice = self.dice
-        if not isinstance(dice, tuple):
-            if not isinstance(dice, Iterable):
-                raise InvalidActionValue(
-                    f"a roll is a sequence of four dice, not {brief(dice)}", "R4.1"
-                )
-            dice = _at_most(dice, 4)
+        dice = _items(self.dice, 4, "a roll is a sequence of four dice", "R4.1")
         if len(dice) != 4:
             raise InvalidActionValue(
                 f"a roll is four dice, not {_count(self.dice, dice, 4)}", "R4.1"
             )
         for die in dice:
-            if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+            if not _whole_in(die, 1, 6):
                 raise InvalidActionValue(f"a die shows 1 to 6, not {brief(die)}", "R4.1")
         if dice is not self.dice:
             object.__setattr__(self, "dice", dice)
@@ -69,23 +63,17 @@ class Move:
     columns: tuple[int] | tuple[int, int]
 
     def __post_init__(self) -> None:
-        columns = self.columns
-        if not isinstance(columns, tuple):
-            if not isinstance(columns, Iterable):
-                raise InvalidActionValue(
-                    f"a move is a sequence of one or two sums, not {brief(columns)}", "R4.3"
-                )
-            columns = _at_most(columns, 2)
+        columns = _items(self.columns, 2, "a move is a sequence of one or two sums", "R4.3")
         if not 1 <= len(columns) <= 2:
             raise InvalidActionValue(
                 f"a move names one or two sums, not {_count(self.columns, columns, 2)}", "R4.3"
             )
         for column in columns:
-            if not isinstance(column, int) or isinstance(column, bool) or not 2 <= column <= 12:
+            if not _whole_in(column, 2, 12):
                 raise InvalidActionValue(
                     f"a sum of two dice is from 2 to 12, not {brief(column)}", "R4.3"
                 )
-        ordered = tuple(sorted(columns))
+        ordered = tuple(sorted(cast("tuple[int, ...]", columns)))  # each checked above
         if ordered != self.columns:
             object.__setattr__(self, "columns", ordered)
 
@@ -98,6 +86,24 @@ class Stop:
     >>> parse_state('7:2/- 7:4 0d').apply(Stop())
     State('7:4/- - 1r')
     """
+
+
+def _items(value: object, most: int, shape: str, rule: str) -> tuple[object, ...]:
+    """Return ``value`` if it is a tuple, else its first items (:func:`_at_most`).
+
+    A value that is not a sequence at all is refused under ``rule``: the
+    message is ``shape``, what the value should have been, and the value.
+    """
+    if isinstance(value, tuple):
+        return value
+    if not isinstance(value, Iterable):
+        raise InvalidActionValue(f"{shape}, not {brief(value)}", rule)
+    return _at_most(value, most)
+
+
+def _whole_in(value: object, low: int, high: int) -> bool:
+    """Return whether ``value`` is a whole number (not a ``bool``) from ``low`` to ``high``."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def _at_most(values: Iterable[object], most: int) -> tuple[object, ...]:

@@ -49,6 +49,7 @@ from cantstop.errors import IllegalAction
 from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.spec import PERFT, spec_dir
 from cantstop.state import Event, Phase, State, new_game
+from dicekit.forms import ModuleForms
 from dicekit.protocol import CHANCE, Bot, Capability, Chance, GameInfo, Step
 from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleKey
@@ -90,7 +91,7 @@ class PlayerBot:
         return CHANCE
 
 
-class CantStop(SeatedGame):
+class CantStop(ModuleForms[State, Action], SeatedGame):
     """Can't Stop on the game-neutral layer; :data:`GAME` is its one instance."""
 
     info = GameInfo(
@@ -206,16 +207,12 @@ class CantStop(SeatedGame):
         return _ACTION_SPACE
 
     # -- notation and JSON (N1 to N3) ------------------------------------------------
+    # (states and actions: :class:`~dicekit.forms.ModuleForms`, from the two modules)
+    def __init__(self) -> None:
+        super().__init__(notation, jsonform)
+
     config_from_json = staticmethod(jsonform.rules_from_json)
     config_to_json = staticmethod(jsonform.rules_to_json)
-    format_state = staticmethod(notation.format_state)
-    parse_state = staticmethod(notation.parse_state)
-    format_action = staticmethod(notation.format_action)
-    parse_action = staticmethod(notation.parse_action)
-    state_to_json = staticmethod(jsonform.state_to_json)
-    state_from_json = staticmethod(jsonform.state_from_json)
-    action_to_json = staticmethod(jsonform.action_to_json)
-    action_from_json = staticmethod(jsonform.action_from_json)
 
     # -- pictures and players --------------------------------------------------------
     def state_svg(self, state: State) -> str:

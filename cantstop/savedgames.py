@@ -21,12 +21,12 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import BinaryIO, TextIO, TypeAlias, cast
+from typing import BinaryIO, TextIO, TypeAlias
 
 from cantstop.record import MAX_LINE_BYTES, PlaySetup, RecordWriter, check_line, read_header
 from cantstop.state import State, new_game
 from dicekit import saved
-from dicekit.saved import WithoutTornTail, beside, discard
+from dicekit.saved import OpenRecord, beside, discard
 
 __all__ = [
     "Replay",
@@ -89,14 +89,14 @@ def create_in_folder(folder: Path) -> tuple[Path, TextIO]:
     raise FileExistsError(f"no free file name in {folder}")
 
 
-class SavedGame:
+class SavedGame(OpenRecord):
     """A saved game's record opened to be resumed: its header read at once, its lines streamed.
 
     ``path`` may be a symbolic link: the file it points to is read and, on
     :meth:`dicekit.saved.Replay.keep`, replaced, and the link stays a link.  Reading raises
     :class:`OSError` for a file that cannot be opened and
     :class:`~cantstop.record.RecordError` for a malformed header; use it as a
-    context manager, or :meth:`close` it.
+    context manager, or :meth:`~dicekit.saved.OpenRecord.close` it.
 
     >>> import io, tempfile
     >>> from pathlib import Path
@@ -116,25 +116,10 @@ class SavedGame:
     """
 
     def __init__(self, path: Path) -> None:
-        #: The file read and rewritten: ``path`` with every symbolic link followed.
-        self.path = Path(os.path.realpath(path))
-        self._file = self.path.open("rb")
-        try:
-            self._lines = WithoutTornTail(cast(BinaryIO, self._file), MAX_LINE_BYTES)
-            self.header, self._records = read_header(cast(BinaryIO, self._lines))
-        except BaseException:
-            self._file.close()
-            raise
+        super().__init__(path, MAX_LINE_BYTES)
 
-    def __enter__(self) -> SavedGame:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Close the record being read."""
-        self._file.close()
+    def _read_header(self, lines: BinaryIO) -> None:
+        self.header, self._records = read_header(lines)
 
     def replay(self, setup: PlaySetup | None) -> Replay:
         """Replay and check every line, writing the record afresh beside it; return the replay.

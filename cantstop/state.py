@@ -33,7 +33,7 @@ from cantstop.invariants import validate
 from cantstop.phase import Phase
 from cantstop.refusals import stop_blockers
 from dicekit.quote import brief
-from dicekit.turns import check_first_player
+from dicekit.turns import opening_config
 
 # DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
 __all__ = [
@@ -385,11 +385,7 @@ def new_game(rules: Rules | None = None, first_player: int = 0) -> State:
     >>> new_game(Rules(players=3), first_player=2)
     State('-/-/- - 2r')
     """
-    if rules is None:
-        rules = Rules()
-    if not isinstance(rules, Rules):
-        raise InvalidRules(f"rules must be a Rules value, not {brief(rules)}", "R15.1")
-    check_first_player(first_player, rules.players, InvalidRules, "R2.2", brief)
+    rules = opening_config(rules, first_player, Rules, InvalidRules, ("R15.1", "R2.2"), brief)
     return State(rules, first_player, Phase.ROLL)
 
 

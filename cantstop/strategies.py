@@ -46,15 +46,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from dicekit.errors import hypothesis_missing
+
 try:
     from hypothesis import assume
     from hypothesis import strategies as st
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
-    raise ImportError(
-        "cantstop.strategies needs Hypothesis: in a clone of the repository, install the "
-        "test extra with: python3 -m pip install -e '.[test]' (or Hypothesis alone: "
-        "python3 -m pip install hypothesis)"
-    ) from exc
+    raise ImportError(hypothesis_missing("cantstop.strategies")) from exc
 
 from cantstop.actions import Action, Move, Roll, Stop
 from cantstop.board import COLUMNS, MARKERS, STANDARD_HEIGHTS

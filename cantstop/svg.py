@@ -30,23 +30,23 @@ from cantstop.actions import InvalidActionValue
 from cantstop.notation import format_state
 from cantstop.state import Phase, State
 from dicekit import svgparts
+from dicekit.svgparts import FONT as _FONT
+from dicekit.svgparts import INK as _INK
+from dicekit.svgparts import MONO as _MONO
+from dicekit.svgparts import MUTED as _MUTED
+from dicekit.svgparts import PAPER as _PAPER
+from dicekit.svgparts import SPACE_EDGE as _SPACE_EDGE
+from dicekit.svgparts import SPACE_FILL as _SPACE_FILL
 from dicekit.svgparts import num as _num
 
 __all__ = ["PLAYER_COLOURS", "PLAYER_NAMES", "dice_svg", "state_svg"]
 
 #: The colour of each player's squares, player 0 first (red, blue, green, amber).
-PLAYER_COLOURS: tuple[str, ...] = ("#d1342c", "#2b6cc4", "#23934a", "#e0a100")
+PLAYER_COLOURS: tuple[str, ...] = svgparts.PLAYER_COLOURS
 #: The name of each player's colour, as the captions and legends write it.
-PLAYER_NAMES: tuple[str, ...] = ("red", "blue", "green", "amber")
+PLAYER_NAMES: tuple[str, ...] = svgparts.PLAYER_NAMES
 
-_INK = "#2d2a26"
-_PAPER = "#fbf8f1"
-_SPACE_FILL = "#efe6d2"
-_SPACE_EDGE = "#b9a988"
 _TOP_EDGE = "#7d6b4a"
-_MUTED = "#6b645a"
-_FONT = "font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif"
-_MONO = "font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace"
 
 _CELL_W = 28  # width of a space
 _PITCH = 32  # horizontal distance between two columns

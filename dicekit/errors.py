@@ -15,6 +15,7 @@ __all__ = [
     "InvalidState",
     "NotationError",
     "RuleError",
+    "hypothesis_missing",
 ]
 
 
@@ -73,3 +74,19 @@ class NotationError(RuleError):
         self.reason = message
         self.text = text
         self.position = position
+
+
+def hypothesis_missing(module: str) -> str:
+    """Return the message of the ``ImportError`` of ``module``, which needs Hypothesis to import.
+
+    The package is installed from a clone, not an index, so the message says
+    how to install the test extra there, or Hypothesis alone.
+
+    >>> hypothesis_missing("pkg.strategies").split(": ")[0]
+    'pkg.strategies needs Hypothesis'
+    """
+    return (
+        f"{module} needs Hypothesis: in a clone of the repository, install the "
+        "test extra with: python3 -m pip install -e '.[test]' (or Hypothesis alone: "
+        "python3 -m pip install hypothesis)"
+    )

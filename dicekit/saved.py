@@ -37,7 +37,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Generic, Protocol, TextIO, TypeVar, cast
+from typing import Any, BinaryIO, Generic, Protocol, Self, TextIO, TypeVar, cast
 
 from dicekit.protocol import Game
 from dicekit.record import BLANK, RecordWriter, read_record
@@ -46,6 +46,7 @@ from dicekit.recordlines import MAX_LINE_BYTES, RecordError, brief
 
 __all__ = [
     "MAX_SEED",
+    "OpenRecord",
     "Replay",
     "SavedGame",
     "StateT",
@@ -162,35 +163,33 @@ def _play_field(game: Game[Any, Any, Any], header: RecordHeader, value: object) 
     return value
 
 
-class SavedGame:
-    """A saved game's record opened to be played on: its header read at once, its lines streamed.
+class OpenRecord:
+    """A record file opened to be read: its header at once, then its lines one by one.
 
-    The record is in the layer's format.  ``path`` may be a symbolic link: the
-    file it points to is read and, on :meth:`Replay.keep`, replaced.  Reading
-    raises :class:`OSError` for a file that cannot be opened and
-    :class:`~dicekit.recordlines.RecordError` for a malformed header; use it
-    as a context manager, or :meth:`close` it.
+    ``path`` may be a symbolic link; :attr:`path` is the file it points to.
+    The lines are read through :class:`WithoutTornTail` (at most ``limit``
+    bytes a line), so a last line that a crash cut short is left out.  A
+    subclass reads the header in ``_read_header``; when that raises, the
+    file is closed before the error goes on.  Use it as a context manager, or
+    :meth:`close` it.
     """
 
-    def __init__(self, game: Game[Any, Any, Any], path: Path) -> None:
+    def __init__(self, path: Path, limit: int = MAX_LINE_BYTES) -> None:
         #: The file read and rewritten: ``path`` with every symbolic link followed.
         self.path = Path(os.path.realpath(path))
-        self.game = game
         self._file = self.path.open("rb")
         try:
-            self._lines = WithoutTornTail(cast(BinaryIO, self._file))
-            self.header, self._records = read_record(
-                game, cast(BinaryIO, self._lines), LAYER_FORMAT
-            )
-            #: The header's ``play`` field (seats and seed), or ``None`` when it has none.
-            self.play: dict[str, Any] | None = None
-            if self.header.play is not None:
-                self.play = _play_field(game, self.header, self.header.play)
+            self._lines = WithoutTornTail(cast(BinaryIO, self._file), limit)
+            self._read_header(cast(BinaryIO, self._lines))
         except BaseException:
             self._file.close()
             raise
 
-    def __enter__(self) -> SavedGame:
+    def _read_header(self, lines: BinaryIO) -> None:
+        """Read the header from ``lines``, keeping what the subclass needs to replay the rest."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -199,6 +198,28 @@ class SavedGame:
     def close(self) -> None:
         """Close the record being read."""
         self._file.close()
+
+
+class SavedGame(OpenRecord):
+    """A saved game's record opened to be played on: its header read at once, its lines streamed.
+
+    The record is in the layer's format.  ``path`` may be a symbolic link: the
+    file it points to is read and, on :meth:`Replay.keep`, replaced.  Reading
+    raises :class:`OSError` for a file that cannot be opened and
+    :class:`~dicekit.recordlines.RecordError` for a malformed header; use it
+    as a context manager, or :meth:`~OpenRecord.close` it.
+    """
+
+    def __init__(self, game: Game[Any, Any, Any], path: Path) -> None:
+        self.game = game
+        super().__init__(path)
+
+    def _read_header(self, lines: BinaryIO) -> None:
+        self.header, self._records = read_record(self.game, lines, LAYER_FORMAT)
+        #: The header's ``play`` field (seats and seed), or ``None`` when it has none.
+        self.play: dict[str, Any] | None = None
+        if self.header.play is not None:
+            self.play = _play_field(self.game, self.header, self.header.play)
 
     def replay(self, play: Mapping[str, Any] | None) -> Replay[Any, RecordWriter]:
         """Replay and check every line, writing the record afresh beside it; return the replay.

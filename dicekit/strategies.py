@@ -36,14 +36,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from dicekit.errors import hypothesis_missing
+
 try:
     from hypothesis import strategies as st
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
-    raise ImportError(
-        "dicekit.strategies needs Hypothesis: in a clone of the repository, install the "
-        "test extra with: python3 -m pip install -e '.[test]' (or Hypothesis alone: "
-        "python3 -m pip install hypothesis)"
-    ) from exc
+    raise ImportError(hypothesis_missing("dicekit.strategies")) from exc
 
 from dicekit.errors import RuleError
 from dicekit.nodes import decisions

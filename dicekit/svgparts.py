@@ -1,4 +1,4 @@
-"""Pieces of the games' SVG pictures: numbers written short, and a die with its pips.
+"""Pieces of the games' SVG pictures: the palette, numbers written short, and a die with its pips.
 
 >>> num(12.0), num(3.456), num(-0.001)
 ('12', '3.46', '0')
@@ -10,7 +10,40 @@ fill="#222"/>', '<circle cx="14.6" cy="14.6" r="1.8" fill="#222"/>', '</g>']
 
 from __future__ import annotations
 
-__all__ = ["PIPS", "die", "num"]
+__all__ = [
+    "FONT",
+    "INK",
+    "MONO",
+    "MUTED",
+    "PAPER",
+    "PIPS",
+    "PLAYER_COLOURS",
+    "PLAYER_NAMES",
+    "SPACE_EDGE",
+    "SPACE_FILL",
+    "die",
+    "num",
+]
+
+#: The colour of each seat's pieces, seat 0 first (red, blue, green, amber).
+PLAYER_COLOURS: tuple[str, ...] = ("#d1342c", "#2b6cc4", "#23934a", "#e0a100")
+#: The name of each seat's colour, as captions and legends write it.
+PLAYER_NAMES: tuple[str, ...] = ("red", "blue", "green", "amber")
+
+#: The ink of lines and text.
+INK = "#2d2a26"
+#: The paper behind a picture.
+PAPER = "#fbf8f1"
+#: The fill of a plain space of a board.
+SPACE_FILL = "#efe6d2"
+#: The edge of a plain space of a board.
+SPACE_EDGE = "#b9a988"
+#: The colour of quiet text: labels and notes.
+MUTED = "#6b645a"
+#: The font of ordinary text.
+FONT = "font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif"
+#: The font of text in a game's notation.
+MONO = "font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace"
 
 #: The pips of each face of a die, as fractions of its side from the top left corner.
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {

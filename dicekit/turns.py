@@ -4,14 +4,26 @@
 (2, 0, 2)
 
 Which values name a player at all is :func:`is_player`'s to say, and
-:func:`check_first_player` refuses any other as the player who begins.
+:func:`check_first_player` refuses any other as the player who begins;
+:func:`opening_config` checks both arguments of a game's ``new_game``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol, TypeVar
 
-__all__ = ["check_first_player", "is_player", "next_player"]
+__all__ = ["check_first_player", "is_player", "next_player", "opening_config"]
+
+
+class _Seats(Protocol):
+    """A configuration that says how many players it seats."""
+
+    @property
+    def players(self) -> int: ...
+
+
+_C = TypeVar("_C", bound=_Seats)
 
 
 def next_player(player: int, players: int, *, again: bool) -> int:
@@ -52,3 +64,42 @@ def check_first_player(
             f"first_player must be a player from 0 to {players - 1}, not {quote(first_player)}",
             rule,
         )
+
+
+def opening_config(
+    config: object,
+    first_player: object,
+    kind: type[_C],
+    error: Callable[[str, str], Exception],
+    rules: tuple[str, str],
+    quote: Callable[[object], str] = repr,
+) -> _C:
+    """Return the configuration of a new game: ``config``, or ``kind()`` when it is ``None``.
+
+    Raise ``error(message, rule)`` unless the configuration is a ``kind``
+    (the first of ``rules``) and ``first_player`` names one of its players
+    (:func:`check_first_player`, the second); the message calls the
+    configuration by ``kind``'s name in lower case and quotes values with ``quote``.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Setup:
+    ...     players: int = 2
+    >>> opening_config(None, 1, Setup, ValueError, ("R1", "R2"))
+    Setup(players=2)
+    >>> error = lambda message, rule: ValueError(f"{message} ({rule})")
+    >>> opening_config("two", 0, Setup, error, ("R1", "R2"))
+    Traceback (most recent call last):
+    ...
+    ValueError: setup must be a Setup value, not 'two' (R1)
+    >>> opening_config(Setup(3), 3, Setup, error, ("R1", "R2"))
+    Traceback (most recent call last):
+    ...
+    ValueError: first_player must be a player from 0 to 2, not 3 (R2)
+    """
+    found = kind() if config is None else config
+    if not isinstance(found, kind):
+        name = kind.__name__
+        raise error(f"{name.lower()} must be a {name} value, not {quote(found)}", rules[0])
+    check_first_player(first_player, found.players, error, rules[1], quote)
+    return found

@@ -29,6 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from dicekit.dice import sorted_outcomes
+from dicekit.forms import ModuleForms
 from dicekit.protocol import JSON, Bot, Capability, GameInfo, OutcomeKind, Step
 from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleFailure, ExampleKey, Played
@@ -47,7 +48,7 @@ ROLL_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
 )
 
 
-class FinishLine(SeatedGame):
+class FinishLine(ModuleForms[State, Action], SeatedGame):
     """The finish-line race on the game-neutral layer; :data:`GAME` is its one instance."""
 
     info = GameInfo(
@@ -113,15 +114,11 @@ class FinishLine(SeatedGame):
         State(state.config, state.player, state.phase, state.dice, state.board, state.across)
 
     # -- notation and JSON (N1 to N3) ------------------------------------------------
+    # (states and actions: :class:`~dicekit.forms.ModuleForms`, from the two modules)
+    def __init__(self) -> None:
+        super().__init__(notation, jsonform)
+
     config_from_json = staticmethod(jsonform.config_from_json)
-    format_state = staticmethod(notation.format_state)
-    parse_state = staticmethod(notation.parse_state)
-    format_action = staticmethod(notation.format_action)
-    parse_action = staticmethod(notation.parse_action)
-    state_to_json = staticmethod(jsonform.state_to_json)
-    state_from_json = staticmethod(jsonform.state_from_json)
-    action_to_json = staticmethod(jsonform.action_to_json)
-    action_from_json = staticmethod(jsonform.action_from_json)
 
     def config_to_json(self, config: Config) -> JSON:
         """Return the JSON object of ``config``: only the fields that differ from the default."""

@@ -19,7 +19,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from dicekit.turns import check_first_player
+from dicekit.turns import opening_config
 from finishline import decide
 from finishline.actions import Action, Double, Play, Roll, Sideways
 from finishline.board import Cell
@@ -297,11 +297,7 @@ def new_game(config: Config | None = None, first_player: int = 0) -> State:
     >>> new_game(Config(players=3), first_player=2)
     State('..../..../..../..../..../.... 0/0/0 2r')
     """
-    if config is None:
-        config = Config()
-    if not isinstance(config, Config):
-        raise InvalidConfig(f"config must be a Config value, not {brief(config)}", "R11.1")
-    check_first_player(first_player, config.players, InvalidConfig, "R2.4", brief)
+    config = opening_config(config, first_player, Config, InvalidConfig, ("R11.1", "R2.4"), brief)
     return State(config, first_player, Phase.ROLL)
 
 

@@ -26,6 +26,13 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from dicekit import svgparts
+from dicekit.svgparts import FONT as _FONT
+from dicekit.svgparts import INK as _INK
+from dicekit.svgparts import MONO as _MONO
+from dicekit.svgparts import MUTED as _MUTED
+from dicekit.svgparts import PAPER as _PAPER
+from dicekit.svgparts import SPACE_EDGE as _CELL_EDGE
+from dicekit.svgparts import SPACE_FILL as _CELL_FILL
 from dicekit.svgparts import num as _num
 from finishline.board import CELLS, LETTERS
 from finishline.notation import format_state
@@ -34,17 +41,9 @@ from finishline.state import Phase, State
 __all__ = ["PLAYER_COLOURS", "PLAYER_NAMES", "state_svg"]
 
 #: The colour of each player's counters, player 0 first (red, blue, green, amber).
-PLAYER_COLOURS: tuple[str, ...] = ("#d1342c", "#2b6cc4", "#23934a", "#e0a100")
+PLAYER_COLOURS: tuple[str, ...] = svgparts.PLAYER_COLOURS
 #: The name of each player's colour, as captions write it.
-PLAYER_NAMES: tuple[str, ...] = ("red", "blue", "green", "amber")
-
-_INK = "#2d2a26"
-_PAPER = "#fbf8f1"
-_CELL_FILL = "#efe6d2"
-_CELL_EDGE = "#b9a988"
-_MUTED = "#6b645a"
-_FONT = "font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif"
-_MONO = "font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace"
+PLAYER_NAMES: tuple[str, ...] = svgparts.PLAYER_NAMES
 
 _CELL = 44  # side of a cell
 _GAP = 4  # space between cells

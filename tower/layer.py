@@ -37,6 +37,7 @@ from typing import Any
 from dicekit.boarddata import change
 from dicekit.dice import sorted_outcomes
 from dicekit.errors import RuleError
+from dicekit.forms import ModuleForms
 from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, OutcomeKind, Step
 from dicekit.seated import SeatedGame
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
@@ -59,7 +60,7 @@ _THROWS: tuple[tuple[Action, Fraction], ...] = tuple(
 _KINDS = {Event.FORFEITED: "forfeit", Event.AGAIN: "again", Event.WON: "win"}
 
 
-class TowerGame(SeatedGame):
+class TowerGame(ModuleForms[State, Action], SeatedGame):
     """The :class:`~dicekit.protocol.Game` of Off to the Tower; use the instance :data:`GAME`."""
 
     info = GameInfo(
@@ -131,15 +132,11 @@ class TowerGame(SeatedGame):
         return frozenset(kinds)
 
     # -- notation and JSON (N1 to N3) ------------------------------------------------
+    # (states and actions: :class:`~dicekit.forms.ModuleForms`, from the two modules)
+    def __init__(self) -> None:
+        super().__init__(notation, jsonform)
+
     config_from_json = staticmethod(jsonform.config_from_json)
-    format_state = staticmethod(notation.format_state)
-    parse_state = staticmethod(notation.parse_state)
-    format_action = staticmethod(notation.format_action)
-    parse_action = staticmethod(notation.parse_action)
-    state_to_json = staticmethod(jsonform.state_to_json)
-    state_from_json = staticmethod(jsonform.state_from_json)
-    action_to_json = staticmethod(jsonform.action_to_json)
-    action_from_json = staticmethod(jsonform.action_from_json)
 
     def config_to_json(self, config: Config) -> JSON:
         """Return the JSON object of ``config``: only what differs from the default."""

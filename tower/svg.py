@@ -39,19 +39,19 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
+from dicekit.svgparts import FONT as _FONT
+from dicekit.svgparts import INK as _INK
+from dicekit.svgparts import MONO as _MONO
+from dicekit.svgparts import PAPER as _PAPER
+from dicekit.svgparts import SPACE_FILL as _PLAIN
 from tower.board import Board
 from tower.notation import format_state
 from tower.state import Phase, State
 
 __all__ = ["WIDTH", "BoardLayout", "board_layout", "board_points", "state_svg"]
 
-_INK = "#2d2a26"
-_PAPER = "#fbf8f1"
-_PLAIN = "#efe6d2"
 _EDGE = "#9c8c6c"
 _STAR = "#fff6c8"
-_FONT = "font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif"
-_MONO = "font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace"
 
 #: The most width of a drawing, in its own units: at 11 pixels a field number (the
 #: smallest text, 13 units) a page shows it 315 pixels wide, which a phone 390 pixels

@@ -16,6 +16,7 @@ from typing import Any
 from cantstop_spec import _literal, _table
 from docutils import nodes
 from specsite.jsonfile import each_object, read_object
+from specsite.markup import no_results
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
@@ -66,17 +67,7 @@ class StudyResults(SphinxDirective):
         self.env.note_dependency(str(path))
         command = "python -m cantstop.conformance.study --json spec/conformance/study.json"
         if not path.is_file():
-            note = nodes.admonition(classes=["warning"])
-            note += nodes.title("", "No results yet")
-            note += nodes.paragraph(
-                "",
-                "",
-                nodes.Text(f"No study results were found at {path.name} when this site was "),
-                nodes.Text("built. Run "),
-                _literal(command),
-                nodes.Text(" and build the site again to see the table."),
-            )
-            return [note]
+            return [no_results(command, nodes.Text(f"No study results were found at {path.name}"))]
         try:
             data = read_study(path)
         except ValueError as exc:

@@ -26,6 +26,7 @@ __all__ = [
     "joined",
     "legible_width",
     "literal",
+    "no_results",
     "rejected",
     "step",
     "table",
@@ -36,6 +37,25 @@ __all__ = [
 def literal(text: str) -> nodes.literal:
     """Return ``text`` as inline code."""
     return nodes.literal(text, text)
+
+
+def no_results(command: str, *where: nodes.Node) -> nodes.admonition:
+    """Return the warning that a results file is missing: ``where``, then how to make it.
+
+    ``where`` says what was not found where, up to "when this site was
+    built"; ``command`` is the command that writes the file.
+    """
+    note = nodes.admonition(classes=["warning"])
+    note += nodes.title("", "No results yet")
+    note += nodes.paragraph(
+        "",
+        "",
+        *where,
+        nodes.Text(" when this site was built. Run "),
+        literal(command),
+        nodes.Text(" and build the site again to see the table."),
+    )
+    return note
 
 
 def field(name: str, *body: nodes.Node) -> nodes.field:

@@ -25,9 +25,9 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from specsite.jsonfile import each_object, read_object
-from specsite.markup import Cell, details, literal, table
+from specsite.markup import Cell, details, literal, no_results, table
 from specsite.rules import has_rule_heading, leading_rule
-from specsite.store import Site, site_named, site_of, site_records
+from specsite.store import Site, resolve_links, site_named, site_records
 
 __all__ = [
     "GROUPS",
@@ -199,19 +199,16 @@ def add_proofs(section: nodes.section, by_property: dict[str, list[dict[str, Any
 
 def resolve_proof_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Point each link to a property's results at the page holding the game's proofs table."""
-    site = site_of(app, docname)
-    proofs = {} if site is None else site_records(app.env, site.prefix)["proofs"]
-    for ref in list(doctree.findall(nodes.reference)):
-        anchor = ref.get("cs_proof")
-        if anchor is None:
-            continue
-        page = proofs.get(anchor)
-        if page is None:
-            logger.warning("the proofs table has no row %s on any page", anchor, location=ref)
-            ref.replace_self(nodes.inline("", ref.astext(), classes=ref["classes"]))
-            continue
-        uri = "" if page == docname else app.builder.get_relative_uri(docname, page)
-        ref["refuri"] = f"{uri}#{anchor}"
+    resolve_links(
+        app,
+        doctree,
+        docname,
+        "proofs",
+        "cs_proof",
+        "the proofs table has no row %s on any page",
+        anchor=lambda anchor: anchor,
+        text=lambda ref, _anchor: ref.astext(),
+    )
 
 
 class ProofResults(SphinxDirective):
@@ -229,18 +226,10 @@ class ProofResults(SphinxDirective):
         except ValueError:
             shown = str(path)
         if not path.is_file():
-            note = nodes.admonition(classes=["warning"])
-            note += nodes.title("", "No results yet")
-            note += nodes.paragraph(
-                "",
-                "",
-                nodes.Text("No results file was found at "),
-                literal(shown),
-                nodes.Text(" when this site was built. Run "),
-                literal("python -m proofs --json proofs/results.json"),
-                nodes.Text(" and build the site again to see the table."),
-            )
-            return [note]
+            command = "python -m proofs --json proofs/results.json"
+            return [
+                no_results(command, nodes.Text("No results file was found at "), literal(shown))
+            ]
         try:
             data = read_results(path)
         except ValueError as exc:

@@ -18,10 +18,9 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
-from sphinx.util import logging
 
 from specsite.interface import RuleView
-from specsite.store import site_of, site_records
+from specsite.store import resolve_links, site_records
 
 __all__ = [
     "anchor_rules",
@@ -35,7 +34,6 @@ __all__ = [
     "rule_ref",
 ]
 
-logger = logging.getLogger(__name__)
 
 _RULE_ID = re.compile(r"\b([A-Z]+\d+(?:\.\d+)*)\b")
 _LEADING_ID = re.compile(r"^([A-Z]+\d+(?:\.\d+)*) ")
@@ -168,16 +166,13 @@ def _ancestors(node: nodes.Node) -> Iterable[nodes.Node]:
 
 def resolve_rule_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Point each rule link of the page ``docname`` at the page of its game holding the rule."""
-    site = site_of(app, docname)
-    rules = {} if site is None else site_records(app.env, site.prefix)["rules"]
-    for ref in list(doctree.findall(nodes.reference)):
-        rule_id = ref.get("cs_rule")
-        if rule_id is None:
-            continue
-        target = rules.get(rule_id)
-        if target is None:
-            logger.warning("rule %s is not on any page of the site", rule_id, location=ref)
-            ref.replace_self(nodes.inline("", rule_id, classes=ref["classes"]))
-            continue
-        uri = "" if target == docname else app.builder.get_relative_uri(docname, target)
-        ref["refuri"] = f"{uri}#{rule_anchor(rule_id)}"
+    resolve_links(
+        app,
+        doctree,
+        docname,
+        "rules",
+        "cs_rule",
+        "rule %s is not on any page of the site",
+        anchor=rule_anchor,
+        text=lambda _ref, rule_id: rule_id,
+    )

@@ -14,13 +14,15 @@ the records survive incremental and parallel builds (:func:`purge`,
 from __future__ import annotations
 
 import weakref
-from collections.abc import Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic
 
+from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
 
 from specsite.interface import ExampleT, SiteGame, SpecView
 
@@ -31,6 +33,7 @@ __all__ = [
     "record_failure",
     "records",
     "register",
+    "resolve_links",
     "site_named",
     "site_of",
     "site_records",
@@ -146,3 +149,36 @@ def merge(app: Sphinx, env: BuildEnvironment, docnames: Set[str], other: BuildEn
                 ours["examples"][docname] = game["examples"][docname]
         for kind in ("rules", "proofs"):
             ours[kind].update({key: page for key, page in game[kind].items() if page in docnames})
+
+
+def resolve_links(
+    app: Sphinx,
+    doctree: nodes.document,
+    docname: str,
+    kind: str,
+    attribute: str,
+    missing: str,
+    anchor: Callable[[str], str],
+    text: Callable[[nodes.reference, str], str],
+) -> None:
+    """Point each link of the page ``docname`` that names a ``kind`` record at the page holding it.
+
+    A link names the record in its ``attribute``; the records are those of the
+    game that owns the page (:func:`site_records`), and the link goes to
+    ``anchor(name)`` on the page that holds the record.  A link to a record on
+    no page is logged as the warning ``missing`` (with the name) and becomes
+    plain ``text(link, name)``.
+    """
+    site = site_of(app, docname)
+    pages = {} if site is None else site_records(app.env, site.prefix)[kind]
+    for ref in list(doctree.findall(nodes.reference)):
+        name = ref.get(attribute)
+        if name is None:
+            continue
+        page = pages.get(name)
+        if page is None:
+            logging.getLogger(__name__).warning(missing, name, location=ref)
+            ref.replace_self(nodes.inline("", text(ref, name), classes=ref["classes"]))
+            continue
+        uri = "" if page == docname else app.builder.get_relative_uri(docname, page)
+        ref["refuri"] = f"{uri}#{anchor(name)}"
