@@ -4,7 +4,15 @@ The games are not named here: each registers itself in the layer's
 entry-point group (:mod:`dicekit.registry`), and the command line offers
 every game found there, those installed as their own distributions
 included.  Can't Stop, whose command this is, is played when ``--game`` is
-not given.
+not given, and its records from before the layer's format, whose headers
+name no game, are its own: this module is the one place of the command
+line that names a game.
+
+What a game does its own way on the command line it declares itself
+(:class:`dicekit.commandline.CommandHooks`): :func:`hooks` returns a game's
+hooks, :func:`add_own_options` adds the options of every registered game's
+own to a command, and :func:`refuse_own_options` refuses them for another
+game.  No command asks which game it runs.
 
 >>> 'finishline' in names() and 'tower' in names()
 True
@@ -19,12 +27,27 @@ from typing import Any
 
 from cantstop.commands.report import UsageError
 from dicekit import registry
-from dicekit.protocol import Game
+from dicekit.commandline import CommandHooks
+from dicekit.protocol import Capability, Game, capable
 
-__all__ = ["DEFAULT", "add_game_option", "load_game", "names"]
+__all__ = [
+    "DEFAULT",
+    "add_game_option",
+    "add_own_options",
+    "default_game",
+    "game_given",
+    "hooks",
+    "load_game",
+    "names",
+    "refuse_own_options",
+    "unnamed_record_game",
+]
 
 #: The game a command plays when ``--game`` is not given: the one the command is named for.
 DEFAULT = "cantstop"
+
+#: The attribute of the parsed arguments that maps each game's own option to its game.
+_OWNERS = "own_options"
 
 
 def names() -> tuple[str, ...]:
@@ -38,6 +61,63 @@ def load_game(name: str) -> Game[Any, Any, Any]:
         return registry.load_game(name)
     except registry.RegistryError as exc:
         raise UsageError(str(exc)) from None
+
+
+def default_game() -> Game[Any, Any, Any]:
+    """Return the game a command plays when ``--game`` is not given."""
+    return load_game(DEFAULT)
+
+
+def game_given(args: argparse.Namespace) -> bool:
+    """Return whether ``--game`` names a game other than the one played without it."""
+    name: str = args.game
+    return name != DEFAULT
+
+
+def unnamed_record_game() -> Game[Any, Any, Any]:
+    """Return the game of a record whose header names no game: Can't Stop's older format."""
+    return load_game(DEFAULT)
+
+
+def hooks(game: Game[Any, Any, Any]) -> CommandHooks:
+    """Return what ``game`` does its own way on the command line (the base hooks: nothing).
+
+    >>> hooks(load_game('tower')).run('demo', argparse.Namespace()) is None
+    True
+    """
+    own = capable(game, Capability.COMMAND_LINE)
+    return CommandHooks() if own is None else own.command_line()
+
+
+def add_own_options(command: str, parser: argparse.ArgumentParser) -> None:
+    """Add to ``command``'s ``parser`` the options that registered games have of their own.
+
+    Each option is remembered with its game, for :func:`refuse_own_options`.  A game
+    whose registration is broken adds none: the command says so when ``--game``
+    names it, and the other games are played as ever.
+    """
+    owners: dict[str, tuple[str, str, str]] = {}
+    for name in names():
+        try:
+            game = load_game(name)
+        except UsageError:
+            continue  # a broken registration is reported when --game names it
+        for flag in hooks(game).add_options(command, parser):
+            dest = parser._option_string_actions[flag].dest
+            owners[flag] = (dest, game.info.name, game.info.title)
+    parser.set_defaults(**{_OWNERS: owners})
+
+
+def refuse_own_options(args: argparse.Namespace, game: Game[Any, Any, Any], phrase: str) -> None:
+    """Refuse an option given that another game than ``game`` has of its own.
+
+    ``phrase`` words the refusal, with ``{option}``, ``{owner}`` (the title of
+    the option's game) and ``{game}`` (``game``'s title).
+    """
+    owners: dict[str, tuple[str, str, str]] = getattr(args, _OWNERS, {})
+    for flag, (dest, owner, title) in owners.items():
+        if owner != game.info.name and getattr(args, dest) not in (None, False):
+            raise UsageError(phrase.format(option=flag, owner=title, game=game.info.title))
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:

@@ -3,10 +3,10 @@
 A new game's record is opened here (``--record FILE`` or a new file in the
 games folder) and removed again if the game fails to start; a ``--resume``
 path is checked, and the game its header names found (:func:`named_game`).
-A game other than Can't Stop is played by the layer's terminal game,
-:func:`dicekit.play.play`: a new one (:func:`play_game`), or one played on
-from its record in the layer's format (:func:`resume_game`, through
-:class:`dicekit.saved.SavedGame`), with its seats and seed.
+A game that does not play its own way is played by the layer's terminal
+game, :func:`dicekit.play.play`: a new one (:func:`play_game`), or one
+played on from its record in the layer's format (:func:`resume_game`,
+through :class:`dicekit.saved.SavedGame`), with its seats and seed.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from cantstop.commands.games import DEFAULT, load_game, names
-from cantstop.commands.options import bot_names, player_names
+from cantstop.commands.games import game_given, load_game, names, refuse_own_options
+from cantstop.commands.options import bot_names, default_seats, player_names
 from cantstop.commands.report import UsageError, quoted, report_warning
 from cantstop.savedgames import create_in_folder, create_record, games_folder
 from dicekit import play as layer
@@ -157,18 +157,9 @@ def written(path: Path, replay: LayerReplay[Any, Any]) -> tuple[TextIO, Any]:
         raise UsageError(f"cannot write the record {path}: {exc.strerror or exc}") from None
 
 
-#: The options of ``play`` that set Can't Stop's rules.
-_CANT_STOP_ONLY = (
-    ("columns_to_win", "--columns-to-win"),
-    ("variant", "--variant"),
-)
-
-
-def _refuse_rules_options(args: argparse.Namespace, game: Game[Any, Any, Any]) -> None:
-    """Refuse Can't Stop's rules options for another game."""
-    for field, option in _CANT_STOP_ONLY:
-        if getattr(args, field) is not None:
-            raise UsageError(f"{option} is an option of Can't Stop; {game.info.title} has none")
+def _refuse_own_options(args: argparse.Namespace, game: Game[Any, Any, Any]) -> None:
+    """Refuse the options another game has of its own (its rules, say) for ``game``."""
+    refuse_own_options(args, game, "{option} is an option of {owner}; {game} has none")
 
 
 def _bots(game: Game[Any, Any, Any], seats: Sequence[str]) -> list[Bot[Any, Any] | None]:
@@ -178,10 +169,13 @@ def _bots(game: Game[Any, Any, Any], seats: Sequence[str]) -> list[Bot[Any, Any]
 
 
 def play_game(args: argparse.Namespace) -> int:
-    """Play a game other than Can't Stop in the terminal, through the layer."""
+    """Play a new game in the terminal, through the layer."""
     game = load_game(args.game)
-    _refuse_rules_options(args, game)
-    seats = bot_names(game, args.players, human=True)
+    _refuse_own_options(args, game)
+    given = args.players
+    seats = bot_names(
+        game, default_seats(game, "play", human=True) if given is None else given, human=True
+    )
     try:
         config = game.config(len(seats))
         first = 0 if args.first_player is None else args.first_player
@@ -249,7 +243,7 @@ def _play_layer(
 
 
 def named_game(path: Path) -> str | None:
-    """Return the game a record's header names (``None``: none, a Can't Stop record)."""
+    """Return the game a record's header names (``None``: none, a record of the older format)."""
     try:
         with path.open("rb") as file:
             return layer_record.header_game(file)
@@ -262,13 +256,13 @@ def named_game(path: Path) -> str | None:
 def resume_game(args: argparse.Namespace, name: str) -> int:
     """Play on the game of any game's record in the layer's format, through the layer."""
     path: Path = args.resume
-    if args.game not in (DEFAULT, name):
+    if game_given(args) and args.game != name:
         raise UsageError(f"--game {args.game}, but the record {path} is of the game {name!r}")
     if name not in names():
         problem = f"the header names the game {quoted(name)}; the games are {', '.join(names())}"
         raise GameError(f"{path}: {layer_record.RecordError(1, problem)}")
     game = load_game(name)
-    _refuse_rules_options(args, game)
+    _refuse_own_options(args, game)
     console = layer.Console(sys.stdin, sys.stdout)
     try:
         saved = SavedLayerGame(game, path)
