@@ -21,8 +21,8 @@ from typing import TextIO
 from cantstop.commands.playany import (
     abandon,
     check_resumable,
-    continue_hint,
     open_record,
+    play_session,
     say_resumed,
     seat_names,
     seed_of,
@@ -203,26 +203,18 @@ def play_command(args: argparse.Namespace) -> int:
             return 0
     else:
         game = _new_game(args)
-    with game.file:
-        console.say(f"game record: {game.path} (seed {game.seed})")
-        console.say("type help at a prompt for the commands, q to save and leave")
-        try:
-            final = play(
-                game.state,
-                game.players,
-                game.seed,
-                console,
-                game.writer,
-                args.delay,
-                game.played,
-            )
-        except KeyboardInterrupt:
-            console.say()
-            hint = continue_hint(game.path)
-            console.say(f"game interrupted and saved; continue it with: {hint}")
-            raise
-    if final.phase is not Phase.OVER:
-        console.say(f"the game is saved; continue it with: {continue_hint(game.path)}")
-    else:
-        console.say(f"the game is recorded in {game.path}")
-    return 0
+
+    def play_game() -> bool:
+        final = play(
+            game.state,
+            game.players,
+            game.seed,
+            console,
+            game.writer,
+            args.delay,
+            game.played,
+        )
+        return final.phase is Phase.OVER
+
+    opening = f"game record: {game.path} (seed {game.seed})"
+    return play_session(console, game.path, game.file, opening, play_game)

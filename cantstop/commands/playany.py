@@ -18,10 +18,10 @@ import random
 import shlex
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from cantstop.commands.games import game_given, load_game, names, refuse_own_options
 from cantstop.commands.options import bot_names, default_seats, player_names
@@ -37,6 +37,7 @@ from dicekit.saved import Replay as LayerReplay
 from dicekit.saved import SavedGame as SavedLayerGame
 
 __all__ = [
+    "Says",
     "abandon",
     "check_resumable",
     "continue_hint",
@@ -44,6 +45,7 @@ __all__ = [
     "named_game",
     "open_record",
     "play_game",
+    "play_session",
     "resume_game",
     "say_resumed",
     "seat_names",
@@ -211,35 +213,62 @@ class _LayerGame:
     played: int
 
 
+class Says(Protocol):
+    """A terminal that says lines: the console of any game's terminal game."""
+
+    def say(self, text: str = "") -> None:
+        """Write one line."""
+        ...
+
+
+def play_session(
+    console: Says, path: Path, file: TextIO, opening: str, play: Callable[[], bool]
+) -> int:
+    """Play a game whose record ``file`` at ``path`` is open, saying what becomes of it.
+
+    ``opening`` is the first line said; ``play`` plays the game at the
+    terminal and returns whether it is over.  An interrupted game is saved,
+    and the command that continues it said, before the interruption goes on.
+    Every game is played through this one loop.
+    """
+    with file:
+        console.say(opening)
+        console.say("type help at a prompt for the commands, q to save and leave")
+        try:
+            over = play()
+        except KeyboardInterrupt:
+            console.say()
+            hint = continue_hint(path)
+            console.say(f"game interrupted and saved; continue it with: {hint}")
+            raise
+    if over:
+        console.say(f"the game is recorded in {path}")
+    else:
+        console.say(f"the game is saved; continue it with: {continue_hint(path)}")
+    return 0
+
+
 def _play_layer(
     game: Game[Any, Any, Any], ready: _LayerGame, console: layer.Console, delay: float
 ) -> int:
     """Play a game through the layer's terminal game, from where ``ready`` stands."""
-    with ready.file:
-        console.say(f"{game.info.title}; game record: {ready.path} (seed {ready.seed})")
-        console.say("type help at a prompt for the commands, q to save and leave")
-        try:
-            final = layer.play(
-                game,
-                ready.state,
-                ready.bots,
-                ready.seats,
-                ready.seed,
-                console,
-                ready.writer,
-                delay,
-                ready.played,
-            )
-        except KeyboardInterrupt:
-            console.say()
-            hint = continue_hint(ready.path)
-            console.say(f"game interrupted and saved; continue it with: {hint}")
-            raise
-    if game.is_over(final):
-        console.say(f"the game is recorded in {ready.path}")
-    else:
-        console.say(f"the game is saved; continue it with: {continue_hint(ready.path)}")
-    return 0
+
+    def play() -> bool:
+        final = layer.play(
+            game,
+            ready.state,
+            ready.bots,
+            ready.seats,
+            ready.seed,
+            console,
+            ready.writer,
+            delay,
+            ready.played,
+        )
+        return game.is_over(final)
+
+    opening = f"{game.info.title}; game record: {ready.path} (seed {ready.seed})"
+    return play_session(console, ready.path, ready.file, opening, play)
 
 
 def named_game(path: Path) -> str | None:
