@@ -10,7 +10,10 @@ option of its own), the three-column table, ``show`` the board with its
 legend, ``moves`` and ``perft`` the engine's, ``simulate``
 :func:`cantstop.simulate.simulate` and ``play`` the terminal game of
 :mod:`cantstop.play` on Can't Stop's records (:mod:`cantstop.playcommand`,
-with its own options ``--columns-to-win`` and ``--variant``).
+with its own options ``--columns-to-win`` and ``--variant``); ``serve``
+takes ``--mutant``, to answer with one of its seeded rule bugs.  One command
+is Can't Stop's alone: ``solve``, the solitaire solver's
+(:mod:`cantstop.solve.command`).
 
 >>> from cantstop.commands import main
 >>> main(['perft', '-/- - 0r'])
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -159,14 +163,24 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int | None:
+    """Answer the protocol with one seeded rule bug (``--mutant``); ``None`` without one."""
+    if args.mutant is None:
+        return None
+    from cantstop.conformance.mutants import MutantPort
+    from dicekit.conformance.serve import serve
+
+    return serve(MutantPort(args.mutant).handle, program="cantstop serve")
+
+
 def _play(args: argparse.Namespace) -> int:
     from cantstop.playcommand import play_command
 
     return play_command(args)
 
 
-#: The commands Can't Stop runs its own way.
-_RUNS = {
+#: The commands Can't Stop runs its own way (``serve`` only with ``--mutant``).
+_RUNS: dict[str, Callable[[argparse.Namespace], int | None]] = {
     "demo": _demo,
     "explain": _explain,
     "odds": _odds,
@@ -175,6 +189,7 @@ _RUNS = {
     "perft": _perft,
     "simulate": _simulate,
     "play": _play,
+    "serve": _serve,
 }
 
 #: The seats of each command without ``--players``.
@@ -192,7 +207,7 @@ class CantStopCommands(CommandHooks):
     """
 
     def add_options(self, command: str, parser: argparse.ArgumentParser) -> tuple[str, ...]:
-        """Add ``odds --table``, and ``play``'s ``--columns-to-win`` and ``--variant``."""
+        """Add the options of Can't Stop's own: those of ``odds``, ``play`` and ``serve``."""
         if command == "odds":
             parser.add_argument(
                 "--table",
@@ -213,11 +228,26 @@ class CantStopCommands(CommandHooks):
                 "--variant", choices=["A", "B"], default=None, help="play a variant (R14)"
             )
             return ("--columns-to-win", "--variant")
+        if command == "serve":
+            from cantstop.conformance.mutants import MUTANTS
+
+            parser.add_argument(
+                "--mutant",
+                metavar="NAME",
+                choices=list(MUTANTS),
+                help="answer with one seeded rule bug (cantstop.conformance.mutants), for "
+                "studying the suite's diagnosis; NAME is one of: " + ", ".join(MUTANTS),
+            )
+            return ("--mutant",)
         return ()
 
     def default_seats(self, command: str) -> str | None:
         """Return Can't Stop's seats of ``demo``, ``simulate`` and ``play``."""
         return _SEATS.get(command)
+
+    def command_modules(self) -> tuple[str, ...]:
+        """Return the module of Can't Stop's own command: ``solve``, the solitaire solver's."""
+        return ("cantstop.solve.command",)
 
     def run(self, command: str, args: argparse.Namespace) -> int | None:
         """Run the commands of :data:`_RUNS` Can't Stop's own way."""

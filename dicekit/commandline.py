@@ -11,9 +11,11 @@ each command,
   (:meth:`CommandHooks.add_options`); another game refuses them,
 * which seats the command gives the game when ``--players`` is not given
   (:meth:`CommandHooks.default_seats`),
-* whether the game runs the command itself (:meth:`CommandHooks.run`).
+* whether the game runs the command itself (:meth:`CommandHooks.run`),
 
-The base class answers "none of its own" to all three, so a game overrides
+and which commands of its own the game adds (:meth:`CommandHooks.command_modules`).
+
+The base class answers "none of its own" to all four, so a game overrides
 only what it does differently.  A game installed as its own distribution
 gets the same treatment as those of this one: the command line reads the
 hooks of whichever game ``--game`` names, and never a game's name.
@@ -22,8 +24,8 @@ hooks of whichever game ``--game`` names, and never a game's name.
 >>> hooks = CommandHooks()
 >>> hooks.add_options("odds", argparse.ArgumentParser()), hooks.default_seats("demo")
 ((), None)
->>> hooks.run("odds", argparse.Namespace()) is None
-True
+>>> hooks.run("odds", argparse.Namespace()) is None, hooks.command_modules()
+(True, ())
 """
 
 from __future__ import annotations
@@ -58,6 +60,15 @@ class CommandHooks:
         against random play, or a person against it.
         """
         return None
+
+    def command_modules(self) -> tuple[str, ...]:
+        """Return the modules that add the game's own commands, each by its ``add_commands``.
+
+        Each module defines ``add_commands(sub)``, which adds subcommands to
+        the command line's ``sub`` (an :class:`argparse` subparsers action),
+        as the command line's own command modules do; they come after those.
+        """
+        return ()
 
     def run(self, command: str, args: argparse.Namespace) -> int | None:
         """Run ``command`` the game's own way and return its exit status; ``None``: the layer's way.

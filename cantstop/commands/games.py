@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT",
     "add_game_option",
     "add_own_options",
+    "command_modules",
     "default_game",
     "game_given",
     "hooks",
@@ -89,19 +90,34 @@ def hooks(game: Game[Any, Any, Any]) -> CommandHooks:
     return CommandHooks() if own is None else own.command_line()
 
 
+def _loadable() -> list[Game[Any, Any, Any]]:
+    """Return every registered game that loads; a broken registration is left out here.
+
+    The command says what is wrong with it when ``--game`` names it, and the
+    other games are played as ever.
+    """
+    found = []
+    for name in names():
+        try:
+            found.append(load_game(name))
+        except UsageError:
+            continue
+    return found
+
+
+def command_modules() -> tuple[str, ...]:
+    """Return the modules that add the registered games' own commands, game by game."""
+    return tuple(module for game in _loadable() for module in hooks(game).command_modules())
+
+
 def add_own_options(command: str, parser: argparse.ArgumentParser) -> None:
     """Add to ``command``'s ``parser`` the options that registered games have of their own.
 
     Each option is remembered with its game, for :func:`refuse_own_options`.  A game
-    whose registration is broken adds none: the command says so when ``--game``
-    names it, and the other games are played as ever.
+    whose registration is broken adds none.
     """
     owners: dict[str, tuple[str, str, str]] = {}
-    for name in names():
-        try:
-            game = load_game(name)
-        except UsageError:
-            continue  # a broken registration is reported when --game names it
+    for game in _loadable():
         for flag in hooks(game).add_options(command, parser):
             dest = parser._option_string_actions[flag].dest
             owners[flag] = (dest, game.info.name, game.info.title)
@@ -112,12 +128,15 @@ def refuse_own_options(args: argparse.Namespace, game: Game[Any, Any, Any], phra
     """Refuse an option given that another game than ``game`` has of its own.
 
     ``phrase`` words the refusal, with ``{option}``, ``{owner}`` (the title of
-    the option's game) and ``{game}`` (``game``'s title).
+    the option's game), ``{game}`` (``game``'s title) and ``{name}`` (its name).
     """
     owners: dict[str, tuple[str, str, str]] = getattr(args, _OWNERS, {})
     for flag, (dest, owner, title) in owners.items():
         if owner != game.info.name and getattr(args, dest) not in (None, False):
-            raise UsageError(phrase.format(option=flag, owner=title, game=game.info.title))
+            refusal = phrase.format(
+                option=flag, owner=title, game=game.info.title, name=game.info.name
+            )
+            raise UsageError(refusal)
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
