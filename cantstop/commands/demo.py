@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import argparse
 
-from cantstop.commands.games import add_game_option, default_game, hooks, load_game
+from cantstop.commands.games import (
+    add_game_option,
+    add_own_options,
+    default_game,
+    load_game,
+    run_own,
+)
 from cantstop.commands.options import (
     add_command,
     add_players_option,
@@ -26,7 +32,7 @@ __all__ = ["add_commands"]
 
 def _demo(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    own = hooks(game).run("demo", args)
+    own = run_own("demo", args, game)
     if own is not None:
         return own
     given = args.players
@@ -41,6 +47,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     demo = add_command(sub, "demo", _demo, "play a demonstration game between built-in players")
     add_players_option(demo, default_seats(default_game(), "demo"))
     add_seed_option(demo, "the dice")
+    add_own_options("demo", demo)
     add_game_option(demo)
     demo.epilog = examples(
         "cantstop demo --players rule28,greedy --seed 7",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 
-from cantstop.commands.games import add_game_option, hooks, load_game
+from cantstop.commands.games import add_game_option, add_own_options, load_game, run_own
 from cantstop.commands.options import add_command, examples, read_game_state
 from cantstop.commands.report import ExitStatus, report_error
 from dicekit import explain as layer
@@ -33,7 +33,7 @@ __all__ = ["add_commands"]
 def _explain(args: argparse.Namespace) -> int:
     """Explain a state of the game, and an action in it: the game's own way, or the layer's."""
     game = load_game(args.game)
-    own = hooks(game).run("explain", args)
+    own = run_own("explain", args, game)
     if own is not None:
         return own
     state = read_game_state(game, args.state)
@@ -64,6 +64,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="store_true",
         help="print the JSON form (spec/explain.md) instead of the text",
     )
+    add_own_options("explain", p)
     add_game_option(p)
     p.description = (
         "Explain what the rules say about a state: the pairings of the dice and the "

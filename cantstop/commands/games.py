@@ -41,11 +41,15 @@ __all__ = [
     "load_game",
     "names",
     "refuse_own_options",
+    "run_own",
     "unnamed_record_game",
 ]
 
 #: The game a command plays when ``--game`` is not given: the one the command is named for.
 DEFAULT = "cantstop"
+
+#: How a command refuses an option of another game's own, unless it words it otherwise.
+OWN_OPTION = "{option} is an option of {owner}; {game} has none"
 
 #: The attribute of the parsed arguments that maps each game's own option to its game.
 _OWNERS = "own_options"
@@ -137,6 +141,21 @@ def refuse_own_options(args: argparse.Namespace, game: Game[Any, Any, Any], phra
                 option=flag, owner=title, game=game.info.title, name=game.info.name
             )
             raise UsageError(refusal)
+
+
+def run_own(
+    command: str, args: argparse.Namespace, game: Game[Any, Any, Any], phrase: str = OWN_OPTION
+) -> int | None:
+    """Run ``command`` ``game``'s own way if it has one; return its status, or ``None``.
+
+    ``None`` means the command runs the layer's way, and an option that
+    another game has of its own is first refused (:func:`refuse_own_options`,
+    worded by ``phrase``).
+    """
+    own = hooks(game).run(command, args)
+    if own is None:
+        refuse_own_options(args, game, phrase)
+    return own
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:

@@ -15,9 +15,8 @@ import argparse
 from cantstop.commands.games import (
     add_game_option,
     add_own_options,
-    hooks,
     load_game,
-    refuse_own_options,
+    run_own,
 )
 from cantstop.commands.options import add_command, examples, read_game_state
 from cantstop.commands.report import UsageError
@@ -29,10 +28,9 @@ __all__ = ["add_commands"]
 def _odds(args: argparse.Namespace) -> int:
     """Print the odds of the game's next throw: the game's own way, or the layer's."""
     game = load_game(args.game)
-    own = hooks(game).run("odds", args)
+    own = run_own("odds", args, game, "{option} is {owner}'s; {game} has none")
     if own is not None:
         return own
-    refuse_own_options(args, game, "{option} is {owner}'s; {game} has none")
     if args.state is None:
         raise UsageError("give a state in notation")
     print(throw_odds(game, read_game_state(game, args.state)).text())

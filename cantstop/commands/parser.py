@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from cantstop import __version__
-from cantstop.commands.games import command_modules
+from cantstop.commands.games import command_modules, default_game
 from cantstop.commands.options import CommandParser
 from cantstop.commands.report import ExitStatus, UsageError, report_error
 
@@ -49,7 +49,8 @@ COMMAND_MODULES: tuple[str, ...] = (
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``cantstop`` command."""
     parser = CommandParser(
-        prog="cantstop", description="Reference rules engine for the dice game Can't Stop."
+        prog="cantstop",
+        description=f"Reference rules engine for the dice game {default_game().info.title}.",
     )
     parser.add_argument("--version", action="version", version=f"cantstop {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -14,7 +14,13 @@ import json
 import sys
 from typing import Any, TextIO
 
-from cantstop.commands.games import add_game_option, default_game, hooks, load_game
+from cantstop.commands.games import (
+    add_game_option,
+    add_own_options,
+    default_game,
+    load_game,
+    run_own,
+)
 from cantstop.commands.options import (
     add_command,
     add_players_option,
@@ -64,7 +70,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     game = load_game(args.game)
-    own = hooks(game).run("simulate", args)
+    own = run_own("simulate", args, game)
     if own is not None:
         return own
     show = args.progress if args.progress is not None else sys.stderr.isatty()
@@ -103,6 +109,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default=None,
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
+    add_own_options("simulate", p)
     add_game_option(p)
     p.description = (
         "Play many games between built-in players and print each seat's win "

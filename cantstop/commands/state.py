@@ -23,7 +23,13 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from cantstop.commands.games import add_game_option, hooks, load_game
+from cantstop.commands.games import (
+    add_game_option,
+    add_own_options,
+    default_game,
+    load_game,
+    run_own,
+)
 from cantstop.commands.options import add_command, examples, read_game_state
 from dicekit.demo import picture
 from dicekit.perft import perft as layer_perft
@@ -62,7 +68,7 @@ def _command(name: str, show: Callable[[Game[Any, Any, Any], Any], None]) -> Run
 
     def run(args: argparse.Namespace) -> int:
         game = load_game(args.game)
-        own = hooks(game).run(name, args)
+        own = run_own(name, args, game)
         if own is not None:
             return own
         show(game, read_game_state(game, args.state))
@@ -73,10 +79,11 @@ def _command(name: str, show: Callable[[Game[Any, Any, Any], Any], None]) -> Run
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``show``, ``moves`` and ``perft``."""
+    title = default_game().info.title
     perft_text = (
-        "Count, over every outcome of chance weighted by its odds (for Can't Stop "
+        f"Count, over every outcome of chance weighted by its odds (for {title} "
         "the 1296 rolls), the legal moves after it and the outcomes that leave no choice "
-        "(Can't Stop's busts). Other games print choices=N no-decision=M weight=W."
+        f"({title}'s busts). Other games print choices=N no-decision=M weight=W."
     )
     for name, run, summary, example, other, description in (
         (
@@ -106,5 +113,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     ):
         command = add_command(sub, name, run, summary, description)
         command.add_argument("state", help=f"a state in notation, e.g. '{example}'")
+        add_own_options(name, command)
         add_game_option(command)
         command.epilog = examples(f"cantstop {name} '{example}'", f"cantstop {name} --game {other}")
