@@ -13,7 +13,7 @@ legend, ``moves`` and ``perft`` the engine's, ``simulate``
 with its own options ``--columns-to-win`` and ``--variant``); ``serve``
 takes ``--mutant``, to answer with one of its seeded rule bugs.  One command
 is Can't Stop's alone: ``solve``, the solitaire solver's
-(:mod:`cantstop.solve.command`).
+(:mod:`cantstop.solvecommand`).
 
 >>> from cantstop.commands import main
 >>> main(['perft', '-/- - 0r'])
@@ -247,7 +247,7 @@ class CantStopCommands(CommandHooks):
 
     def command_modules(self) -> tuple[str, ...]:
         """Return the module of Can't Stop's own command: ``solve``, the solitaire solver's."""
-        return ("cantstop.solve.command",)
+        return ("cantstop.solvecommand",)
 
     def run(self, command: str, args: argparse.Namespace) -> int | None:
         """Run the commands of :data:`_RUNS` Can't Stop's own way."""

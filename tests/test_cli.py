@@ -480,7 +480,7 @@ COMMAND_CODE = {
     "cantstop/__main__.py",
     "cantstop/commandline.py",
     "cantstop/playcommand.py",
-    "cantstop/solve/command.py",
+    "cantstop/solvecommand.py",
 }
 #: Modules run with ``python -m`` whose ``main`` hands the command line over to
 #: ``cantstop/commands``.
