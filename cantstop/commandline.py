@@ -250,6 +250,10 @@ class CantStopCommands(CommandHooks):
         return ("cantstop.solvecommand",)
 
     def run(self, command: str, args: argparse.Namespace) -> int | None:
-        """Run the commands of :data:`_RUNS` Can't Stop's own way."""
+        """Run a command Can't Stop's own way; ``serve`` only with ``--mutant``.
+
+        The commands are ``demo``, ``explain``, ``odds``, ``show``, ``moves``,
+        ``perft``, ``simulate``, ``play`` and ``serve``.
+        """
         run = _RUNS.get(command)
         return None if run is None else run(args)
