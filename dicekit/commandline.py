@@ -65,7 +65,7 @@ class CommandHooks:
         """Return the modules that add the game's own commands, each by its ``add_commands``.
 
         Each module defines ``add_commands(sub)``, which adds subcommands to
-        the command line's ``sub`` (the subparsers action of :mod:`argparse`),
+        the command line's ``sub`` (the subparsers action of ``argparse``),
         as the command line's own command modules do; they come after those.
         """
         return ()
