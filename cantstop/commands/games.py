@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import argparse
+import functools
 from typing import Any
 
 from cantstop.commands.report import UsageError
@@ -55,8 +56,12 @@ OWN_OPTION = "{option} is an option of {owner}; {game} has none"
 _OWNERS = "own_options"
 
 
+@functools.cache
 def names() -> tuple[str, ...]:
-    """Return the names of the registered games, in the order the help lists them."""
+    """Return the names of the registered games, in the order the help lists them.
+
+    The installed distributions are read once a process: every command's parser asks.
+    """
     return registry.names()
 
 
@@ -68,8 +73,9 @@ def load_game(name: str) -> Game[Any, Any, Any]:
         raise UsageError(str(exc)) from None
 
 
+@functools.cache
 def default_game() -> Game[Any, Any, Any]:
-    """Return the game a command plays when ``--game`` is not given."""
+    """Return the game a command plays when ``--game`` is not given (loaded once a process)."""
     return load_game(DEFAULT)
 
 
@@ -94,8 +100,11 @@ def hooks(game: Game[Any, Any, Any]) -> CommandHooks:
     return CommandHooks() if own is None else own.command_line()
 
 
-def _loadable() -> list[Game[Any, Any, Any]]:
+@functools.cache
+def _loadable() -> tuple[Game[Any, Any, Any], ...]:
     """Return every registered game that loads; a broken registration is left out here.
+
+    The registry is read once a process: every command's parser asks.
 
     The command says what is wrong with it when ``--game`` names it, and the
     other games are played as ever.
@@ -106,7 +115,7 @@ def _loadable() -> list[Game[Any, Any, Any]]:
             found.append(load_game(name))
         except UsageError:
             continue
-    return found
+    return tuple(found)
 
 
 def command_modules() -> tuple[str, ...]:
