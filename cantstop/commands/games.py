@@ -33,6 +33,7 @@ from dicekit.protocol import Capability, Game, capable
 
 __all__ = [
     "DEFAULT",
+    "OWN_OPTION",
     "add_game_option",
     "add_own_options",
     "command_modules",
