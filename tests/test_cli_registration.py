@@ -278,3 +278,57 @@ def test_a_games_own_seats_and_command(hooked_site: Path) -> None:
     assert (rule.returncode, rule.stdout) == (0, "20 points win (R1.2)\n")
     assert "toyrule" in _cantstop(hooked_site, "--help").stdout
     assert "toyrule" not in _cantstop(None, "--help").stdout
+
+
+# -- Can't Stop's own options, as the commands read them from its hooks ----------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["odds", "--game", "tower", "--table"],
+            "cantstop odds: error: --table is Can't Stop's; Off to the Tower has none",
+        ),
+        (
+            ["play", "--game", "finishline", "--variant", "B", "--columns-to-win", "4"],
+            "cantstop play: error: --columns-to-win is an option of Can't Stop; "
+            "The finish-line race has none",
+        ),
+        (
+            ["play", "--game", "tower", "--variant", "A"],
+            "cantstop play: error: --variant is an option of Can't Stop; Off to the Tower has none",
+        ),
+        (
+            ["serve", "--game", "finishline", "--mutant", "short-columns"],
+            "cantstop serve: error: --mutant seeds bugs in Can't Stop's rules, not in finishline's",
+        ),
+    ],
+)
+def test_cant_stops_own_options_are_refused_for_another_game(
+    argv: list[str], line: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Each refusal is worded as the command words it, before anything is played or written."""
+    from cantstop.commands import main
+
+    record = tmp_path / "never.jsonl"
+    extra = ["--record", str(record)] if argv[0] == "play" else []
+    assert main([*argv, *extra]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", line + "\n")
+    assert not record.exists()
+
+
+def test_cant_stops_own_options_are_its_and_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """The options come from Can't Stop's hooks, into the help of their commands, and work."""
+    from cantstop.commands import main
+    from cantstop.commands.games import default_game, hooks
+
+    own = hooks(default_game())
+    assert own.default_seats("demo") == "cautious,bold"
+    for command, flags in (("odds", ["--table"]), ("serve", ["--mutant"])):
+        assert main([command, "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert all(flag in shown for flag in flags), command
+    assert main(["odds", "--table"]) == 0
+    assert "columns" in capsys.readouterr().out
