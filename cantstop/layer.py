@@ -20,6 +20,8 @@ particular to Can't Stop:
 - Its records have a format of their own, older than the layer's
   (:class:`dicekit.record.OwnRecords`, :mod:`cantstop.record`); the layer
   reads and writes them, and reads a header that names no game in it.
+- It does most commands of the command line its own way, with options of
+  its own (:class:`dicekit.commandline.CommandLine`, :mod:`cantstop.commandline`).
 
 >>> from dicekit.protocol import Capability
 >>> GAME.info.provides(Capability.STEPPING), GAME.info.provides(Capability.TEXT_PICTURE)
@@ -55,6 +57,7 @@ from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleKey
 
 if TYPE_CHECKING:
+    from dicekit.commandline import CommandHooks
     from dicekit.conformance.choice import GameConformance
     from dicekit.record import RecordFormat
 
@@ -110,6 +113,7 @@ class CantStop(ModuleForms[State, Action], SeatedGame):
                 Capability.CHANCE_BY_CHOICE,
                 Capability.OWN_RECORDS,
                 Capability.OWN_SUITE,
+                Capability.COMMAND_LINE,
             }
         ),
     )
@@ -247,6 +251,12 @@ class CantStop(ModuleForms[State, Action], SeatedGame):
         from cantstop.conformance.choice import cantstop_conformance
 
         return cantstop_conformance(self)
+
+    def command_line(self) -> CommandHooks:
+        """Return Can't Stop's own part of the command line (:mod:`cantstop.commandline`)."""
+        from cantstop.commandline import CantStopCommands
+
+        return CantStopCommands()
 
     def __reduce__(self) -> str:
         """Pickle :data:`GAME` by its name, so that a copy is the one game object."""

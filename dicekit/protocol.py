@@ -19,8 +19,8 @@ A game may provide more, and says so in :attr:`GameInfo.capabilities`
 for methods.  Each capability brings the methods of its protocol class
 (:class:`Stepping`, :class:`Tagging`, :class:`TextPicture`, :class:`Legend`,
 :class:`ActionSpace`, :class:`ChanceByChoice`, and the protocols of
-:mod:`dicekit.spec`, :mod:`dicekit.conformance.serve`, :mod:`dicekit.record`
-and :mod:`dicekit.conformance.choice`), and
+:mod:`dicekit.spec`, :mod:`dicekit.conformance.serve`, :mod:`dicekit.record`,
+:mod:`dicekit.conformance.choice` and :mod:`dicekit.commandline`), and
 :func:`capable` returns the game typed as that protocol.
 
 **Node kinds.**  In the layer a state is one of three kinds: a player's
@@ -57,6 +57,7 @@ from typing import (
 )
 
 if TYPE_CHECKING:
+    from dicekit.commandline import CommandLine
     from dicekit.conformance.choice import OwnSuite
     from dicekit.conformance.serve import ServesOps
     from dicekit.conformance.textfamilies import BrokenSetups
@@ -146,6 +147,9 @@ class Capability(enum.Enum):
     BROKEN_SETUPS = ("BrokenSetups", ("broken_setups",))
     #: The kinds of outcome an action may have, for the odds of a throw: :class:`Outcomes`.
     OUTCOMES = ("Outcomes", ("outcome_kinds", "outcomes"))
+    #: Command-line options and commands of the game's own:
+    #: :class:`dicekit.commandline.CommandLine`.
+    COMMAND_LINE = ("CommandLine", ("command_line",))
 
     @property
     def protocol(self) -> str:
@@ -519,6 +523,8 @@ def capable(game: object, capability: Literal[Capability.BROKEN_SETUPS]) -> Brok
 def capable(
     game: object, capability: Literal[Capability.OUTCOMES]
 ) -> Outcomes[Any, Any] | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.COMMAND_LINE]) -> CommandLine | None: ...
 @overload
 def capable(game: object, capability: Capability) -> object | None: ...
 def capable(game: object, capability: Capability) -> object | None:

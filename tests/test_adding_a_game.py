@@ -89,6 +89,7 @@ def test_the_layout_table_matches_the_tree_and_the_registry_every_game() -> None
 
 def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
     """Each row names a class with the methods the row lists; every capability has its row."""
+    import dicekit.commandline
     import dicekit.conformance.choice
     import dicekit.conformance.serve
     import dicekit.conformance.textfamilies
@@ -103,6 +104,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         dicekit.record,
         dicekit.conformance.choice,
         dicekit.conformance.textfamilies,
+        dicekit.commandline,
     ]
     rows = re.findall(r"^\| \{class\}`~?[\w.]*?(\w+)` \| (.*?) \|", TEXT, flags=re.MULTILINE)
     assert [name for name, _ in rows] == [
@@ -121,6 +123,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         "OwnSuite",
         "BrokenSetups",
         "Outcomes",
+        "CommandLine",
     ]
     capabilities = {c.protocol for c in dicekit.protocol.Capability if c.members}
     assert capabilities == {name for name, _ in rows[3:]}

@@ -1,11 +1,14 @@
 """The ``explain`` command: what the rules say about a state, and about an action in it.
 
-``cantstop explain STATE [ACTION] [--json]`` prints :func:`cantstop.explain`'s
-statements, as text or as the JSON form of ``spec/explain.md``.  An action the
-rules refuse is explained on stdout and reported on stderr, ``cantstop
-explain: error: ...`` with its rule, and the exit status is 1.  With
-``--game NAME`` another game is explained by the layer
-(:func:`dicekit.explain.explain`), from its own decision tags.
+``cantstop explain STATE [ACTION] [--json]`` prints the game's statements,
+as text or as their JSON form.  An action the rules refuse is explained on
+stdout and reported on stderr, ``cantstop explain: error: ...`` with its
+rule, and the exit status is 1.  ``--game NAME`` picks the game
+(:mod:`cantstop.commands.games`): a game that explains its own way
+(:meth:`dicekit.commandline.CommandHooks.run`; Can't Stop's statements are
+:func:`cantstop.explain`'s, in the form of ``spec/explain.md``) does, any
+other is explained by the layer (:func:`dicekit.explain.explain`), from its
+own decision tags.
 
 >>> import contextlib, io
 >>> from cantstop.commands import main
@@ -19,29 +22,20 @@ from __future__ import annotations
 
 import argparse
 
-from cantstop import explain
-from cantstop.commands.games import DEFAULT, add_game_option, load_game
-from cantstop.commands.options import add_command, examples, read_game_state, read_state
+from cantstop.commands.games import add_game_option, add_own_options, load_game, run_own
+from cantstop.commands.options import add_command, examples, read_game_state
 from cantstop.commands.report import ExitStatus, report_error
-from cantstop.explanation import Explanation
-from cantstop.notation import parse_action
 from dicekit import explain as layer
 
 __all__ = ["add_commands"]
 
 
-def _refusal(found: Explanation) -> str:
-    """Return the refusal of an explanation whose action is not legal: its sentence and rule."""
-    for statement in found.statements:
-        if statement.kind.startswith("illegal."):
-            rule = statement.data["rule"]
-            return f"{statement.text.removesuffix('.')} (rule {rule})"
-    return "the action is not legal"
-
-
-def _explain_game(args: argparse.Namespace) -> int:
-    """Explain a state of a game other than Can't Stop, through the layer."""
+def _explain(args: argparse.Namespace) -> int:
+    """Explain a state of the game, and an action in it: the game's own way, or the layer's."""
     game = load_game(args.game)
+    own = run_own("explain", args, game)
+    if own is not None:
+        return own
     state = read_game_state(game, args.state)
     action = None if args.action is None else game.parse_action(args.action)
     found = layer.explain(game, state, action)
@@ -52,21 +46,6 @@ def _explain_game(args: argparse.Namespace) -> int:
     if found.refusal is not None:
         reason, rule = found.refusal
         return report_error("explain", f"{found.action} is not legal: {reason} (rule {rule})")
-    return ExitStatus.SUCCESS
-
-
-def _explain(args: argparse.Namespace) -> int:
-    if args.game != DEFAULT:
-        return _explain_game(args)
-    state = read_state(args.state)
-    action = None if args.action is None else parse_action(args.action)
-    found = explain(state, action)
-    if args.json:
-        print(found.to_json_text())
-    else:
-        print(found.text(), end="")
-    if found.legal is False:
-        return report_error("explain", _refusal(found))
     return ExitStatus.SUCCESS
 
 
@@ -85,6 +64,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         action="store_true",
         help="print the JSON form (spec/explain.md) instead of the text",
     )
+    add_own_options("explain", p)
     add_game_option(p)
     p.description = (
         "Explain what the rules say about a state: the pairings of the dice and the "

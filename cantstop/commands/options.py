@@ -13,12 +13,10 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from cantstop.commands.games import default_game, hooks
 from cantstop.commands.report import ExitStatus, UsageError, error_line, quoted
-from cantstop.notation import parse_state
-from cantstop.players import PLAYERS
-from cantstop.record import MAX_SEED
-from cantstop.state import State
 from dicekit.protocol import Game
+from dicekit.saved import MAX_SEED
 
 __all__ = [
     "HUMAN",
@@ -28,6 +26,7 @@ __all__ = [
     "add_seed_option",
     "bot_names",
     "default_bots",
+    "default_seats",
     "examples",
     "int_option",
     "player_names",
@@ -84,20 +83,25 @@ def examples(*commands: str) -> str:
 def add_players_option(
     parser: argparse.ArgumentParser, default: str, *, human: bool = False
 ) -> None:
-    """Add ``--players``, the seats of a game, to ``parser``; ``default`` is Can't Stop's.
+    """Add ``--players``, the seats of a game, to ``parser``; ``default`` is the default game's.
 
-    With ``human`` a seat may also be :data:`HUMAN` (read it with
-    :func:`player_names` or :func:`bot_names` and ``human=True``).
+    The help names the players of the game played without ``--game``
+    (:func:`~cantstop.commands.games.default_game`).  With ``human`` a seat
+    may also be :data:`HUMAN` (read it with :func:`player_names` or
+    :func:`bot_names` and ``human=True``).
     """
+    game = default_game()
+    players = ", ".join(game.bots())
     if human:
         text = (
-            f"comma-separated seats, each {HUMAN} or one of {', '.join(PLAYERS)} "
+            f"comma-separated seats, each {HUMAN} or one of {players} "
             f"(default: {default}); for another game, {HUMAN} or its own players "
             f"(default: {HUMAN} against its best)"
         )
     else:
         text = (
-            f"comma-separated built-in players, 1 to 4 of {', '.join(PLAYERS)} "
+            f"comma-separated built-in players, {game.info.min_players} to "
+            f"{game.info.max_players} of {players} "
             f"(default: {default}); for another game, its own players "
             "(default: its best against random)"
         )
@@ -176,25 +180,24 @@ def seconds_option(high: float) -> Callable[[str], float]:
     return parse
 
 
-def read_state(text: str) -> State:
-    """Return the state written ``text`` in notation; ``-`` (stdin) is a usage error.
+def read_state(text: str) -> Any:
+    """Return the default game's state written ``text`` in notation; ``-`` (stdin) is a usage error.
 
     ``-`` raises :class:`~cantstop.commands.report.UsageError`: a state is given as an argument.
 
     >>> read_state('-/- - 0r')
     State('-/- - 0r')
     """
-    if text.strip() == "-":
-        raise UsageError("give the state in notation as an argument; stdin is not read")
-    return parse_state(text)
+    return read_game_state(default_game(), text)
 
 
 def player_names(text: str, *, human: bool = False) -> tuple[str, ...]:
-    """Return the 1 to 4 seats named in ``text``, comma-separated.
+    """Return the seats of the default game named in ``text``, comma-separated.
 
-    The names are those of :data:`cantstop.players.PLAYERS`, and :data:`HUMAN`
-    when ``human`` is true.  Space around a name is ignored; an empty name or an
-    unknown one raises :class:`~cantstop.commands.report.UsageError`.
+    The names are those of its built-in players, and :data:`HUMAN` when
+    ``human`` is true; the count is one the game allows.  Space around a name
+    is ignored; an empty name or an unknown one raises
+    :class:`~cantstop.commands.report.UsageError`.
 
     >>> player_names('rule28, greedy')
     ('rule28', 'greedy')
@@ -203,13 +206,7 @@ def player_names(text: str, *, human: bool = False) -> tuple[str, ...]:
     ...
     cantstop.commands.report.UsageError: --players takes 1 to 4 of ...; got 'human,rule28'
     """
-    kinds: Sequence[str] = (HUMAN, *PLAYERS) if human else tuple(PLAYERS)
-    names = tuple(name.strip() for name in text.split(","))
-    if not 1 <= len(names) <= 4 or any(name not in kinds for name in names):
-        raise UsageError(
-            f"--players takes 1 to 4 of {', '.join(kinds)}, comma-separated; got {quoted(text)}"
-        )
-    return names
+    return bot_names(default_game(), text, human=human)
 
 
 def read_game_state(game: Game[Any, Any, Any], text: str) -> Any:
@@ -255,6 +252,20 @@ def bot_names(
             f"comma-separated; got {quoted(text)}"
         )
     return names
+
+
+def default_seats(game: Game[Any, Any, Any], command: str, *, human: bool = False) -> str:
+    """Return the seats ``command`` gives ``game`` without ``--players``.
+
+    The game's own (:meth:`dicekit.commandline.CommandHooks.default_seats`),
+    or else :func:`default_bots`.
+
+    >>> from cantstop.commands.games import load_game
+    >>> default_seats(load_game('tower'), 'demo')
+    'runner,random'
+    """
+    own = hooks(game).default_seats(command)
+    return default_bots(game, human=human) if own is None else own
 
 
 def default_bots(game: Game[Any, Any, Any], *, human: bool = False) -> str:

@@ -21,12 +21,15 @@ import sys
 from collections.abc import Sequence
 
 from cantstop import __version__
+from cantstop.commands.games import command_modules, default_game
 from cantstop.commands.options import CommandParser
 from cantstop.commands.report import ExitStatus, UsageError, report_error
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
-#: The modules that add the subcommands, in the order ``cantstop --help`` lists them.  Each
+#: The modules that add the subcommands of every game, in the order ``cantstop --help`` lists
+#: them; the commands a game has of its own come after them
+#: (:func:`~cantstop.commands.games.command_modules`).  Each
 #: defines ``add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None``
 #: and sets ``run`` on each parser it adds: a function of the parsed arguments that returns
 #: the exit status.  A command raises :class:`~cantstop.commands.report.UsageError` for a
@@ -40,18 +43,18 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cantstop.commands.odds",
     "cantstop.commands.play",
     "cantstop.commands.explain",
-    "cantstop.commands.solve",
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``cantstop`` command."""
     parser = CommandParser(
-        prog="cantstop", description="Reference rules engine for the dice game Can't Stop."
+        prog="cantstop",
+        description=f"Reference rules engine for the dice game {default_game().info.title}.",
     )
     parser.add_argument("--version", action="version", version=f"cantstop {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in (*COMMAND_MODULES, *command_modules()):
         importlib.import_module(name).add_commands(sub)
     return parser
 

@@ -3,10 +3,10 @@
 A new game's record is opened here (``--record FILE`` or a new file in the
 games folder) and removed again if the game fails to start; a ``--resume``
 path is checked, and the game its header names found (:func:`named_game`).
-A game other than Can't Stop is played by the layer's terminal game,
-:func:`dicekit.play.play`: a new one (:func:`play_game`), or one played on
-from its record in the layer's format (:func:`resume_game`, through
-:class:`dicekit.saved.SavedGame`), with its seats and seed.
+A game that does not play its own way is played by the layer's terminal
+game, :func:`dicekit.play.play`: a new one (:func:`play_game`), or one
+played on from its record in the layer's format (:func:`resume_game`,
+through :class:`dicekit.saved.SavedGame`), with its seats and seed.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ import random
 import shlex
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
-from cantstop.commands.games import DEFAULT, load_game, names
-from cantstop.commands.options import bot_names, player_names
+from cantstop.commands.games import game_given, load_game, names, refuse_own_options
+from cantstop.commands.options import bot_names, default_seats, player_names
 from cantstop.commands.report import UsageError, quoted, report_warning
 from cantstop.savedgames import create_in_folder, create_record, games_folder
 from dicekit import play as layer
@@ -37,6 +37,7 @@ from dicekit.saved import Replay as LayerReplay
 from dicekit.saved import SavedGame as SavedLayerGame
 
 __all__ = [
+    "Says",
     "abandon",
     "check_resumable",
     "continue_hint",
@@ -44,6 +45,7 @@ __all__ = [
     "named_game",
     "open_record",
     "play_game",
+    "play_session",
     "resume_game",
     "say_resumed",
     "seat_names",
@@ -157,18 +159,9 @@ def written(path: Path, replay: LayerReplay[Any, Any]) -> tuple[TextIO, Any]:
         raise UsageError(f"cannot write the record {path}: {exc.strerror or exc}") from None
 
 
-#: The options of ``play`` that set Can't Stop's rules.
-_CANT_STOP_ONLY = (
-    ("columns_to_win", "--columns-to-win"),
-    ("variant", "--variant"),
-)
-
-
-def _refuse_rules_options(args: argparse.Namespace, game: Game[Any, Any, Any]) -> None:
-    """Refuse Can't Stop's rules options for another game."""
-    for field, option in _CANT_STOP_ONLY:
-        if getattr(args, field) is not None:
-            raise UsageError(f"{option} is an option of Can't Stop; {game.info.title} has none")
+def _refuse_own_options(args: argparse.Namespace, game: Game[Any, Any, Any]) -> None:
+    """Refuse the options another game has of its own (its rules, say) for ``game``."""
+    refuse_own_options(args, game, "{option} is an option of {owner}; {game} has none")
 
 
 def _bots(game: Game[Any, Any, Any], seats: Sequence[str]) -> list[Bot[Any, Any] | None]:
@@ -178,10 +171,13 @@ def _bots(game: Game[Any, Any, Any], seats: Sequence[str]) -> list[Bot[Any, Any]
 
 
 def play_game(args: argparse.Namespace) -> int:
-    """Play a game other than Can't Stop in the terminal, through the layer."""
+    """Play a new game in the terminal, through the layer."""
     game = load_game(args.game)
-    _refuse_rules_options(args, game)
-    seats = bot_names(game, args.players, human=True)
+    _refuse_own_options(args, game)
+    given = args.players
+    seats = bot_names(
+        game, default_seats(game, "play", human=True) if given is None else given, human=True
+    )
     try:
         config = game.config(len(seats))
         first = 0 if args.first_player is None else args.first_player
@@ -217,39 +213,66 @@ class _LayerGame:
     played: int
 
 
+class Says(Protocol):
+    """A terminal that says lines: the console of any game's terminal game."""
+
+    def say(self, text: str = "") -> None:
+        """Write one line."""
+        ...
+
+
+def play_session(
+    console: Says, path: Path, file: TextIO, opening: str, play: Callable[[], bool]
+) -> int:
+    """Play a game whose record ``file`` at ``path`` is open, saying what becomes of it.
+
+    ``opening`` is the first line said; ``play`` plays the game at the
+    terminal and returns whether it is over.  An interrupted game is saved,
+    and the command that continues it said, before the interruption goes on.
+    Every game is played through this one loop.
+    """
+    with file:
+        console.say(opening)
+        console.say("type help at a prompt for the commands, q to save and leave")
+        try:
+            over = play()
+        except KeyboardInterrupt:
+            console.say()
+            hint = continue_hint(path)
+            console.say(f"game interrupted and saved; continue it with: {hint}")
+            raise
+    if over:
+        console.say(f"the game is recorded in {path}")
+    else:
+        console.say(f"the game is saved; continue it with: {continue_hint(path)}")
+    return 0
+
+
 def _play_layer(
     game: Game[Any, Any, Any], ready: _LayerGame, console: layer.Console, delay: float
 ) -> int:
     """Play a game through the layer's terminal game, from where ``ready`` stands."""
-    with ready.file:
-        console.say(f"{game.info.title}; game record: {ready.path} (seed {ready.seed})")
-        console.say("type help at a prompt for the commands, q to save and leave")
-        try:
-            final = layer.play(
-                game,
-                ready.state,
-                ready.bots,
-                ready.seats,
-                ready.seed,
-                console,
-                ready.writer,
-                delay,
-                ready.played,
-            )
-        except KeyboardInterrupt:
-            console.say()
-            hint = continue_hint(ready.path)
-            console.say(f"game interrupted and saved; continue it with: {hint}")
-            raise
-    if game.is_over(final):
-        console.say(f"the game is recorded in {ready.path}")
-    else:
-        console.say(f"the game is saved; continue it with: {continue_hint(ready.path)}")
-    return 0
+
+    def play() -> bool:
+        final = layer.play(
+            game,
+            ready.state,
+            ready.bots,
+            ready.seats,
+            ready.seed,
+            console,
+            ready.writer,
+            delay,
+            ready.played,
+        )
+        return game.is_over(final)
+
+    opening = f"{game.info.title}; game record: {ready.path} (seed {ready.seed})"
+    return play_session(console, ready.path, ready.file, opening, play)
 
 
 def named_game(path: Path) -> str | None:
-    """Return the game a record's header names (``None``: none, a Can't Stop record)."""
+    """Return the game a record's header names (``None``: none, a record of the older format)."""
     try:
         with path.open("rb") as file:
             return layer_record.header_game(file)
@@ -262,13 +285,13 @@ def named_game(path: Path) -> str | None:
 def resume_game(args: argparse.Namespace, name: str) -> int:
     """Play on the game of any game's record in the layer's format, through the layer."""
     path: Path = args.resume
-    if args.game not in (DEFAULT, name):
+    if game_given(args) and args.game != name:
         raise UsageError(f"--game {args.game}, but the record {path} is of the game {name!r}")
     if name not in names():
         problem = f"the header names the game {quoted(name)}; the games are {', '.join(names())}"
         raise GameError(f"{path}: {layer_record.RecordError(1, problem)}")
     game = load_game(name)
-    _refuse_rules_options(args, game)
+    _refuse_own_options(args, game)
     console = layer.Console(sys.stdin, sys.stdout)
     try:
         saved = SavedLayerGame(game, path)

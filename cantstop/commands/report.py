@@ -36,8 +36,7 @@ import sys
 import traceback
 from typing import TextIO
 
-from cantstop.errors import NotationError
-from dicekit.errors import GameError
+from dicekit.errors import GameError, NotationError
 from dicekit.quote import brief
 
 __all__ = [

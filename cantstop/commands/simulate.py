@@ -1,9 +1,10 @@
 """The ``simulate`` command: many games between built-in players, and their win rates.
 
-``--game NAME`` picks the game (:mod:`cantstop.commands.games`): Can't Stop's
-games are :func:`cantstop.simulate.simulate`'s, any other game's
-:func:`dicekit.simulate.simulate`'s, with the same seeds, processes and
-progress bar.
+``--game NAME`` picks the game (:mod:`cantstop.commands.games`): a game
+that simulates its own way (:meth:`dicekit.commandline.CommandHooks.run`;
+Can't Stop's games are :func:`cantstop.simulate.simulate`'s) does, any
+other game's are :func:`dicekit.simulate.simulate`'s, with the same seeds,
+processes and progress bar.
 """
 
 from __future__ import annotations
@@ -11,31 +12,39 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
-from cantstop.commands.games import DEFAULT, add_game_option, load_game
+from cantstop.commands.games import (
+    add_game_option,
+    add_own_options,
+    default_game,
+    load_game,
+    run_own,
+)
 from cantstop.commands.options import (
     add_command,
     add_players_option,
     add_seed_option,
     bot_names,
+    default_seats,
     examples,
     int_option,
-    player_names,
 )
 from cantstop.commands.report import INTERRUPTED, UsageError
-from cantstop.jsonform import rules_from_json
-from cantstop.simulate import MAX_GAMES, MAX_PROCESSES, simulate
 from dicekit import simulate as layer
+from dicekit.protocol import Game
 from dicekit.seeded import player_count
+from dicekit.simulate import MAX_GAMES, MAX_PROCESSES
 
 __all__ = ["add_commands"]
 
 
-def _simulate_game(args: argparse.Namespace, bar: TextIO | None) -> layer.Simulation:
-    """Simulate a game other than Can't Stop, through the layer."""
-    game = load_game(args.game)
-    names = bot_names(game, args.players)
+def _simulate_game(
+    game: Game[Any, Any, Any], args: argparse.Namespace, bar: TextIO | None
+) -> layer.Simulation:
+    """Simulate a game through the layer."""
+    given = args.players
+    names = bot_names(game, default_seats(game, "simulate") if given is None else given)
     config = None
     if args.rules is not None:
         try:
@@ -60,26 +69,19 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    own = run_own("simulate", args, game)
+    if own is not None:
+        return own
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = sys.stderr if show else None
-    if args.game != DEFAULT:
-        print(_simulate_game(args, bar).table())
-        return 0
-    names = player_names("rule28,random" if args.players is None else args.players)
-    rules = None
-    if args.rules is not None:
-        try:
-            rules = rules_from_json(json.loads(args.rules))
-        except ValueError as exc:
-            raise UsageError(f"--rules takes the rules' JSON form: {exc}") from None
-    print(simulate(names, args.games, args.seed, rules, args.processes, bar).table())
+    print(_simulate_game(game, args, sys.stderr if show else None).table())
     return 0
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``simulate``."""
     p = add_command(sub, "simulate", _simulate, "play many games between built-in players")
-    add_players_option(p, "rule28,random")
+    add_players_option(p, default_seats(default_game(), "simulate"))
     p.add_argument(
         "--games",
         type=int_option(1, MAX_GAMES),
@@ -107,6 +109,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         default=None,
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
+    add_own_options("simulate", p)
     add_game_option(p)
     p.description = (
         "Play many games between built-in players and print each seat's win "

@@ -19,7 +19,16 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from cantstop.commands.games import DEFAULT, add_game_option, load_game, names
+from cantstop.commands.games import (
+    add_game_option,
+    add_own_options,
+    default_game,
+    hooks,
+    load_game,
+    names,
+    refuse_own_options,
+    unnamed_record_game,
+)
 from cantstop.commands.report import UsageError
 
 if TYPE_CHECKING:
@@ -36,7 +45,7 @@ def bundled_port() -> list[str] | None:
     The port is looked for beside the package in a checkout, then inside the
     package (where a wheel puts it).
     """
-    return _chosen(DEFAULT).bundled_port()
+    return _chosen(default_game().info.name).bundled_port()
 
 
 def _chosen(name: str) -> GameConformance:
@@ -377,15 +386,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     if sys.stdout is None:
         return _error("serve", "standard output is closed")
-    if args.mutant is not None and args.game != DEFAULT:
-        return _error("serve", f"--mutant seeds bugs in Can't Stop's rules, not in {args.game}'s")
     try:
-        answer = _chosen(args.game).answer
-        if args.mutant is not None:
-            from cantstop.conformance.mutants import MutantPort
-
-            answer = MutantPort(args.mutant).handle
-        return serve(answer, program="cantstop serve")
+        game = load_game(args.game)
+        refuse_own_options(args, game, "{option} seeds bugs in {owner}'s rules, not in {name}'s")
+    except UsageError as exc:
+        return _error("serve", str(exc))
+    try:
+        own = hooks(game).run("serve", args)  # a port of the game's own, seeded bugs say
+        if own is not None:
+            return own
+        return serve(_chosen(args.game).answer, program="cantstop serve")
     except OSError as exc:  # the reader of the answers went away
         return _error("serve", f"cannot write the answers: {exc.strerror or exc}")
 
@@ -424,9 +434,12 @@ def _verify_file(path: Path, option: str | None) -> int:
     except record.RecordError as exc:
         return _invalid(path, exc)
     # A header that cannot be read is the record's fault, found by the reader of --game's game.
-    game = named or (option if option is not None and not readable else DEFAULT)
+    unnamed = unnamed_record_game().info
+    game = named or (option if option is not None and not readable else unnamed.name)
     if option is not None and option != game:
-        header = f"names the game {game!r}" if named else "names no game (a Can't Stop record)"
+        header = (
+            f"names the game {game!r}" if named else f"names no game (a {unnamed.title} record)"
+        )
         return _error("verify", f"--game {option}, but the header of {path.name} {header}")
     if game not in names():
         known = ", ".join(names())
@@ -457,12 +470,6 @@ def _kind_of(path: Path) -> str:
     if path.is_socket():
         return "a socket"
     return "not a file"
-
-
-def _mutant_names() -> list[str]:
-    from cantstop.conformance.mutants import MUTANTS
-
-    return list(MUTANTS)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -552,13 +559,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve = sub.add_parser(
         "serve", help="answer the conformance protocol on stdin/stdout (the reference port)"
     )
-    serve.add_argument(
-        "--mutant",
-        metavar="NAME",
-        choices=_mutant_names(),
-        help="answer with one seeded rule bug (cantstop.conformance.mutants), for studying "
-        "the suite's diagnosis; NAME is one of: " + ", ".join(_mutant_names()),
-    )
+    add_own_options("serve", serve)
     add_game_option(serve)
     serve.set_defaults(run=_serve)
     verify = sub.add_parser("verify", help="check a game record (JSON lines)")
