@@ -7,7 +7,9 @@ optimal player on a solved board and says whether the solved value lies in
 the 99% interval of its mean turns (exit status 1 if not); ``cantstop solve
 table`` solves and evaluates the scaled boards (:mod:`cantstop.solve.family`)
 one after another, appending one JSON row per board to a file as each
-finishes, so that a stopped run continues where it stopped; ``cantstop solve
+finishes, so that a stopped run continues where it stopped (``--solved`` and
+``--evaluated`` give one board's solve and evaluation already made, which
+are then not made again); ``cantstop solve
 report`` writes the table, plan and plot of the documentation page from the
 rows.  They need the ``solve`` extra.
 """
