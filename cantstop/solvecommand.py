@@ -7,7 +7,9 @@ optimal player on a solved board and says whether the solved value lies in
 the 99% interval of its mean turns (exit status 1 if not); ``cantstop solve
 table`` solves and evaluates the scaled boards (:mod:`cantstop.solve.family`)
 one after another, appending one JSON row per board to a file as each
-finishes, so that a stopped run continues where it stopped; ``cantstop solve
+finishes, so that a stopped run continues where it stopped (``--solved`` and
+``--evaluated`` give one board's solve and evaluation already made, which
+are then not made again); ``cantstop solve
 report`` writes the table, plan and plot of the documentation page from the
 rows.  They need the ``solve`` extra.
 """
@@ -149,12 +151,21 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if inside else 1
 
 
-def table_row(k: int, keep: Path | None = None) -> dict[str, Any]:
+def table_row(
+    k: int,
+    keep: Path | None = None,
+    solved: dict[str, Any] | None = None,
+    evaluated: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Solve scaled board ``k`` and evaluate the Rule of 28 on it, each in its own process.
 
     The solution is kept in ``keep``, by default in the solutions folder.
-    Returns the table's row: the board, its counts, time and memory, the two
-    values and the gap.
+    ``solved`` is a solve already made of board ``k`` (the JSON object that
+    ``cantstop solve board --scaled K --json`` printed), ``evaluated`` an
+    evaluation already made (that of ``cantstop solve evaluate --scaled K
+    --player rule28 --json``): either is then not made again.  Returns the
+    table's row: the board, its counts, time and memory, the two values and
+    the gap.
     """
     from cantstop.solve.family import scaled_rules
 
@@ -163,8 +174,9 @@ def table_row(k: int, keep: Path | None = None) -> dict[str, Any]:
     if keep is not None:
         solve_cmd += ["--out", str(keep)]
     eval_cmd = ["solve", "evaluate", "--scaled", str(k), "--player", "rule28", "--json"]
-    solved = _child(solve_cmd)
-    rule28 = _child(eval_cmd)
+    if solved is None:
+        solved = _child(solve_cmd)
+    rule28 = _child(eval_cmd) if evaluated is None else evaluated
     return {
         "k": k,
         "heights": [rules.heights[c] for c in rules.columns],
@@ -192,6 +204,55 @@ def _child(argv: list[str]) -> dict[str, Any]:
     return result
 
 
+def _given(args: argparse.Namespace) -> dict[str, str]:
+    given = {
+        name: path
+        for name, path in (("solved", args.solved), ("evaluated", args.evaluated))
+        if path is not None
+    }
+    if given and args.first != args.last:
+        raise UsageError(
+            f"--{' and --'.join(given)} give the figures of one board: "
+            f"give --first and --last the same board (got {args.first} and {args.last})"
+        )
+    return given
+
+
+def _summary(path: str, name: str) -> dict[str, Any]:
+    keys = ("start", "anchors", "positions", "seconds", "array_bytes", "peak_bytes", "entries")
+    needed = keys if name == "solved" else ("expected", "seconds")
+    try:
+        found = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--{name} {path}: not a readable JSON file ({error})") from None
+    missing = [key for key in needed if not isinstance(found, dict) or key not in found]
+    if missing:
+        raise UsageError(f"--{name} {path}: the JSON object has no {', '.join(missing)}")
+    result: dict[str, Any] = found
+    return result
+
+
+def _check_given(given: dict[str, dict[str, Any]], k: int) -> None:
+    """Refuse figures that are not board ``k``'s solve or the Rule of 28's evaluation."""
+    from cantstop.solve.family import scaled_rules
+    from cantstop.solve.report import full_waves
+
+    rules = scaled_rules(k)
+    waves = full_waves([rules.heights[c] for c in rules.columns])
+    counts = (sum(w[1] for w in waves), sum(w[2] for w in waves))
+    solved = given.get("solved")
+    if solved is not None and (solved["anchors"], solved["positions"]) != counts:
+        raise UsageError(
+            f"--solved: {solved['anchors']:,} anchors and {solved['positions']:,} in-turn "
+            f"positions, but scaled board {k} has {counts[0]:,} and {counts[1]:,}"
+        )
+    evaluated = given.get("evaluated")
+    if evaluated is not None and evaluated.get("player") != "rule28":
+        raise UsageError(
+            f"--evaluated: the player is {evaluated.get('player')!r}, the table needs 'rule28'"
+        )
+
+
 def _table(args: argparse.Namespace) -> int:
     out = Path(args.out)
     done = set()
@@ -199,10 +260,12 @@ def _table(args: argparse.Namespace) -> int:
         for line in out.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 done.add(json.loads(line)["k"])
+    given = {name: _summary(path, name) for name, path in _given(args).items()}
+    _check_given(given, args.first)
     for k in range(args.first, args.last + 1):
         if k in done:
             continue
-        row = table_row(k)
+        row = table_row(k, solved=given.get("solved"), evaluated=given.get("evaluated"))
         with out.open("a", encoding="utf-8") as stream:
             stream.write(json.dumps(row) + "\n")
         print(
@@ -274,6 +337,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument("--last", type=int_option(1, 13), default=6, help="the last board (default: 6)")
     p.add_argument("--out", required=True, help="the rows' file; rows already in it are kept")
+    p.add_argument(
+        "--solved",
+        help="the board's solve already made: what 'solve board --json' printed (one board)",
+    )
+    p.add_argument(
+        "--evaluated",
+        help="the Rule of 28's evaluation already made: what 'solve evaluate --json' printed",
+    )
     p.set_defaults(run=_table)
     p = inner.add_parser("report", help="write the table's Markdown and the plot of the gap")
     p.add_argument("rows", help="the rows that table wrote")
