@@ -49,7 +49,6 @@ def placings(
     a: int,
     s: np.ndarray,
     h: np.ndarray,
-    stride: np.ndarray,
     nb: int,
     bcols: np.ndarray,
     bn: np.ndarray,
@@ -57,14 +56,15 @@ def placings(
     width: int,
     slot_of: np.ndarray,
     p_slot: np.ndarray,
-    p_off: np.ndarray,
+    p_pack: np.ndarray,
     p_top: np.ndarray,
 ) -> int:  # pragma: no cover
     """Give each position of anchor ``a``'s turn, numbered as ``lay_out`` does, its placing's slot.
 
     ``p_slot[i]`` is the slot of position ``i``'s placing of markers,
-    ``p_off[i]`` its number less the anchor's (the climbs in anchor
-    numbering) and ``p_top[i]`` the columns won or topped by a marker.
+    ``p_pack[i]`` its climbs, four bits per column (column index ``c`` at bit
+    ``4 * c``; no column is taller than 15), and ``p_top[i]`` the columns won
+    or topped by a marker.
     Returns the number of positions.
     """
     k = h.shape[0]
@@ -77,7 +77,7 @@ def placings(
     for b in range(nb):
         n = bn[b]
         for local in range(bsize[b] - 1, -1, -1):
-            off = 0
+            pack = 0
             top = wmask
             mask = 0
             index = 0
@@ -86,24 +86,39 @@ def placings(
                 c = bcols[b, j]
                 u = rest % room[c] + 1
                 rest //= room[c]
-                off += u * stride[c]
+                pack |= u << (4 * c)
                 if u == room[c]:
                     top |= 1 << c
                 mask |= 1 << c
                 index = index * width + u
             p_slot[i] = slot_of[mask * cube + index]
-            p_off[i] = off
+            p_pack[i] = pack
             p_top[i] = top
             i += 1
     return i
 
 
 @njit(cache=True)
+def tie_break(a: int, b: int, k: int, likely: np.ndarray) -> float:  # pragma: no cover
+    """Return the tie-break of the move between packed climbs ``a`` and ``b``: its columns'."""
+    moved = a ^ b
+    first = -1
+    second = -1
+    for c in range(k):
+        if (moved >> (4 * c)) & 15:
+            if first < 0:
+                first = c
+            else:
+                second = c
+    if second < 0:
+        second = first
+    return float(likely[first * k + second])
+
+
+@njit(cache=True)
 def player_pass(
     count: int,
     k: int,
-    h: np.ndarray,
-    stride: np.ndarray,
     over: np.ndarray,
     p_stop: np.ndarray,
     p_bust: np.ndarray,
@@ -112,7 +127,7 @@ def player_pass(
     gfirst: np.ndarray,
     succ: np.ndarray,
     p_slot: np.ndarray,
-    p_off: np.ndarray,
+    p_pack: np.ndarray,
     p_top: np.ndarray,
     choice: np.ndarray,
     likely: np.ndarray,
@@ -123,6 +138,7 @@ def player_pass(
     """Value the ``count`` laid-out positions as the player plays them, a bust costing 1.
 
     ``w`` gets each position's value at ``x = 0`` and ``d`` its slope in ``x``.
+    The tie-break is worked out only between moves of equal score.
     """
     for i in range(count):
         if (
@@ -139,30 +155,25 @@ def player_pass(
                 continue
         total = p_bust[i]
         slope = p_bust[i]
-        here = p_off[i]
+        here = p_pack[i]
         for q in range(p_group[i], p_group[i + 1]):
-            best = -1
-            best_score = 0
-            best_likely = 0.0
-            for j in range(gfirst[q], gfirst[q + 1]):
+            best = succ[gfirst[q]]
+            best_score = choice[p_slot[best]]
+            best_tie = -1.0  # not worked out yet
+            for j in range(gfirst[q] + 1, gfirst[q + 1]):
                 pos = succ[j]
                 score = choice[p_slot[pos]]
-                step = p_off[pos] - here
-                first = -1
-                second = -1
-                for c in range(k):
-                    if (step // stride[c]) % (h[c] + 1) != 0:
-                        if first < 0:
-                            first = c
-                        else:
-                            second = c
-                if second < 0:
-                    second = first
-                tie = likely[first * k + second]
-                if best < 0 or score > best_score or (score == best_score and tie > best_likely):
+                if score > best_score:
                     best = pos
                     best_score = score
-                    best_likely = tie
+                    best_tie = -1.0
+                elif score == best_score:
+                    if best_tie < 0.0:
+                        best_tie = tie_break(here, p_pack[best], k, likely)
+                    tie = tie_break(here, p_pack[pos], k, likely)
+                    if tie > best_tie:
+                        best = pos
+                        best_tie = tie
             total += gw[q] * w[best]
             slope += gw[q] * d[best]
         w[i] = total / ROLLS
@@ -222,7 +233,7 @@ def evaluate_anchors(
     p_bust = np.empty(size, np.float64)
     p_group = np.empty(size + 1, np.int64)
     p_slot = np.empty(size, np.int64)
-    p_off = np.empty(size, np.int64)
+    p_pack = np.empty(size, np.int64)
     p_top = np.empty(size, np.int64)
     lay = (np.empty(32 * size, np.float64), np.empty(32 * size + 1, np.int64),
            np.empty(64 * size, np.int64))  # fmt: skip
@@ -241,14 +252,12 @@ def evaluate_anchors(
         if code != -1:
             clear_blocks(nb, bcols, bn, block_of)
             return position, code
-        count = placings(
-            a, s, h, stride, nb, bcols, bn, bsize, width, slot_of, p_slot, p_off, p_top
-        )
+        count = placings(a, s, h, nb, bcols, bn, bsize, width, slot_of, p_slot, p_pack, p_top)
         clear_blocks(nb, bcols, bn, block_of)
         gw, gfirst, succ = lay
         player_pass(
-            count, k, h, stride, over, p_stop, p_bust, p_group, gw, gfirst, succ, p_slot, p_off,
-            p_top, choice, likely, stop, w, d,
+            count, k, over, p_stop, p_bust, p_group, gw, gfirst, succ, p_slot, p_pack, p_top,
+            choice, likely, stop, w, d,
         )  # fmt: skip
         f = w[count - 1]
         b = d[count - 1]

@@ -156,13 +156,14 @@ def policy_tables(player: Player, board: Board) -> PolicyTables | None:
     :meth:`~cantstop.players.Rule28Player.likeliness` of every pair of
     columns; its :meth:`~cantstop.players.Rule28Player.choose` and
     :meth:`~cantstop.players.Rule28Player.stops` read the same methods.
-    Other players (and subclasses, which may decide otherwise) give none.
+    Other players (and subclasses, which may decide otherwise) give none,
+    and so does a board with a column taller than 15 spaces.
     """
-    if type(player) is not Rule28Player:
+    heights = [int(x) for x in board.h]
+    if type(player) is not Rule28Player or max(heights) > 15:  # climbs are packed in 4 bits
         return None
     columns = board.columns
     k = len(columns)
-    heights = [int(x) for x in board.h]
     width = max(heights) + 1
     cube = width**3
     slot_of = np.full((1 << k) * cube, -1, np.int64)
