@@ -333,13 +333,24 @@ class Rule28Player:
         """
         return self.choice_points(climbs_of(state.apply(move)))
 
+    def move_key(self, state: State, move: Move) -> tuple[int, float]:
+        """Return what the choice of a move compares: its choice score, then its likeliness.
+
+        :meth:`choose` takes the legal move with the highest key, the first
+        in order among equal keys; the exact evaluation through the solver's
+        tables takes the same move from the same two numbers
+        (:func:`cantstop.solve.evaluate.policy_tables`).
+
+        >>> from cantstop import Move, parse_state
+        >>> state = parse_state('-/- 6:1 0c1256')  # 3+11, 6+8 or 7+7
+        >>> [Rule28Player().move_key(state, m)[0] for m in state.legal_moves()]
+        [6, -2, -5]
+        """
+        return (self.choice_score(state, move), self.likeliness(move.columns))
+
     def choose(self, state: State, rng: random.Random) -> Move:
-        """Return the move with the highest choice score; among equals, the likeliest columns."""
-
-        def value(move: Move) -> tuple[int, float]:
-            return (self.choice_score(state, move), self.likeliness(move.columns))
-
-        return max(state.legal_moves(), key=value)
+        """Return the move with the highest :meth:`move_key`, the first in order among equals."""
+        return max(state.legal_moves(), key=lambda move: self.move_key(state, move))
 
     def likeliness(self, columns: Iterable[int]) -> float:
         """Return the tie-break of moves with equal choice scores: how often a roll makes them.

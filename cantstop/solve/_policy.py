@@ -13,11 +13,12 @@ decisions are taken, and they come from tables the player filled itself
   player's square, as ``mask * width**3 + sum(climb_j * width**j)`` over the
   marker columns in increasing order (``width`` is the tallest column's
   height plus 1);
-- ``choice[slot]`` is the player's score of a move that leaves that placing,
-  the move with the highest score being taken;
-- ``likely[c1 * k + c2]`` breaks ties between moves: the player's figure for
-  a move that climbs in columns ``c1`` and ``c2`` (``c1 == c2`` for one
-  column), the higher taken, then the first move in the engine's order;
+- ``choice[slot]`` and ``likely[c1 * k + c2]`` make a move's key, as the
+  player compares moves: the score of a move that leaves that placing, then
+  the figure of a move that climbs in columns ``c1`` and ``c2`` (``c1 == c2``
+  for one column).  The player takes the move with the highest key, the
+  first in the engine's order among equal keys, as ``max`` over its legal
+  moves does (``Rule28Player.choose`` and ``move_key``);
 - ``stop[slot, open, wins]`` is whether the player stops with that placing,
   ``open`` columns neither won nor topped by a marker, and ``wins`` whether
   a stop wins.
