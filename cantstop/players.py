@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol, runtime_checkable
 
 from cantstop.actions import Move
@@ -44,6 +44,7 @@ __all__ = [
     "RandomPlayer",
     "Rule28Player",
     "claims_a_column",
+    "climbs_of",
     "decide",
     "may_stop",
     "stopping_wins",
@@ -288,15 +289,39 @@ class Rule28Player:
         >>> Rule28Player().progress(parse_state('7:2/- 7:4,10:1 0d'))  # 7: 1 * 3, 10: 4 * 2
         11
         """
-        own = state.squares[state.player]
-        return sum(
-            RULE_28_VALUES[column] * (space - own.get(column, 0) + 1)
-            for column, space in state.markers.items()
-        )
+        return self.points(climbs_of(state))
+
+    def points(self, climbs: Mapping[int, int]) -> int:
+        """Return the progress points of markers ``climbs[c]`` spaces above the player's squares.
+
+        What :meth:`progress`, :meth:`count` and :meth:`choice_points` read;
+        the exact evaluation through the solver's tables
+        (:mod:`cantstop.solve.evaluate`) asks it of every placing of markers.
+
+        >>> Rule28Player().points({7: 2, 10: 1})  # 7: 1 * 3, 10: 4 * 2
+        11
+        """
+        return sum(RULE_28_VALUES[column] * (climb + 1) for column, climb in climbs.items())
+
+    def count(self, climbs: Mapping[int, int]) -> int:
+        """Return the count the stop decision compares with 28, for markers ``climbs`` up.
+
+        >>> Rule28Player().count({2: 2, 4: 1, 12: 1})  # 18 + 8 + 12 points, even -2
+        36
+        """
+        return self.points(climbs) + _three_marker_bonus(climbs)
 
     def score(self, state: State) -> int:
         """Return the count the stop decision compares with 28."""
-        return self.progress(state) + _three_marker_bonus(state.markers)
+        return self.count(climbs_of(state))
+
+    def choice_points(self, climbs: Mapping[int, int]) -> int:
+        """Return the choice score of a move that leaves the markers ``climbs`` up.
+
+        >>> Rule28Player().choice_points({3: 1, 6: 1})  # 10 + 4 points, two markers -12
+        2
+        """
+        return self.points(climbs) - MARKER_COST * len(climbs) - _three_marker_bonus(climbs)
 
     def choice_score(self, state: State, move: Move) -> int:
         """Return the choice score of playing ``move`` in ``state`` (see the class docstring).
@@ -306,41 +331,75 @@ class Rule28Player:
         >>> [Rule28Player().choice_score(state, m) for m in state.legal_moves()]
         [6, -2, -5]
         """
-        after = state.apply(move)
-        return (
-            self.progress(after)
-            - MARKER_COST * len(after.markers)
-            - _three_marker_bonus(after.markers)
-        )
+        return self.choice_points(climbs_of(state.apply(move)))
+
+    def move_key(self, state: State, move: Move) -> tuple[int, float]:
+        """Return what the choice of a move compares: its choice score, then its likeliness.
+
+        :meth:`choose` takes the legal move with the highest key, the first
+        in order among equal keys; the exact evaluation through the solver's
+        tables takes the same move from the same two numbers
+        (:func:`cantstop.solve.evaluate.policy_tables`).
+
+        >>> from cantstop import Move, parse_state
+        >>> state = parse_state('-/- 6:1 0c1256')  # 3+11, 6+8 or 7+7
+        >>> [Rule28Player().move_key(state, m)[0] for m in state.legal_moves()]
+        [6, -2, -5]
+        """
+        return (self.choice_score(state, move), self.likeliness(move.columns))
 
     def choose(self, state: State, rng: random.Random) -> Move:
-        """Return the move with the highest choice score; among equals, the likeliest columns."""
-        chances = self._chances
+        """Return the move with the highest :meth:`move_key`, the first in order among equals."""
+        return max(state.legal_moves(), key=lambda move: self.move_key(state, move))
 
-        def value(move: Move) -> tuple[int, float]:
-            likely = sum(chances[column] for column in set(move.columns))
-            return (self.choice_score(state, move), likely)
+    def likeliness(self, columns: Iterable[int]) -> float:
+        """Return the tie-break of moves with equal choice scores: how often a roll makes them.
 
-        return max(state.legal_moves(), key=value)
+        The sum over the move's columns, each once, of the chance that a roll
+        makes the column (:func:`cantstop.odds.single_column_chances`).
+        """
+        return sum(self._chances[column] for column in set(columns))
 
     def stops(self, state: State, rng: random.Random) -> bool:
         """Return whether the rule stops here (see the class docstring)."""
         if not may_stop(state):
             return False
-        if stopping_wins(state):
-            return True
         markers = state.markers
-        if len(markers) < MARKERS:
-            heights = state.rules.heights
-            won = state.won
-            open_columns = sum(
-                1
-                for column in heights
-                if column not in won and markers.get(column) != heights[column]
-            )
-            if open_columns > len(markers):
-                return False
-        return self.score(state) >= self.threshold
+        heights = state.rules.heights
+        won = state.won
+        open_columns = sum(
+            1 for column in heights if column not in won and markers.get(column) != heights[column]
+        )
+        return self.stop_rule(self.score(state), len(markers), open_columns, stopping_wins(state))
+
+    def stop_rule(self, count: int, markers: int, open_columns: int, wins: bool) -> bool:
+        """Return whether the rule stops, given what its decision reads of a position.
+
+        ``count`` is :meth:`count`, ``markers`` the markers in use,
+        ``open_columns`` the columns neither won nor with a marker on their
+        top space, ``wins`` whether stopping wins.  :meth:`stops` asks it of
+        a state; the exact evaluation through the solver's tables asks it of
+        every such combination of a board.
+
+        >>> Rule28Player().stop_rule(30, 2, 5, False), Rule28Player().stop_rule(30, 3, 5, False)
+        (False, True)
+        """
+        if wins:
+            return True
+        if markers < MARKERS and open_columns > markers:
+            return False
+        return count >= self.threshold
+
+
+def climbs_of(state: State) -> dict[int, int]:
+    """Return how many spaces each marker stands above the player's own square in its column.
+
+    >>> from cantstop import parse_state
+    >>> climbs_of(parse_state('7:2/- 7:4,10:1 0d'))
+    {7: 2, 10: 1}
+    """
+    own = state.squares[state.player]
+    return {column: space - own.get(column, 0) for column, space in state.markers.items()}
 
 
 def _three_marker_bonus(markers: Mapping[int, int]) -> int:

@@ -18,7 +18,13 @@ from cantstop import Phase, Roll, Rules, State, new_game  # noqa: E402
 from cantstop.players import PLAYERS, GreedyPlayer, RandomPlayer, Rule28Player  # noqa: E402
 from cantstop.simulate import play_game  # noqa: E402
 from cantstop.solve import solve  # noqa: E402
-from cantstop.solve.evaluate import RandomnessError, evaluate  # noqa: E402
+from cantstop.solve.board import Board  # noqa: E402
+from cantstop.solve.evaluate import (  # noqa: E402
+    RandomnessError,
+    evaluate,
+    evaluate_on_tables,
+    policy_tables,
+)
 from cantstop.solve.fileformat import SolutionFileError, read, write  # noqa: E402
 from cantstop.solve.player import OptimalPlayer, find_solution, solution_path  # noqa: E402
 from tests.solitaire_vi import Graph, build, player_values, value_iteration  # noqa: E402
@@ -67,6 +73,55 @@ def test_exact_evaluation_agrees_with_value_iteration_of_the_player(tiny) -> Non
         exact = evaluate(player, rules)
         assert exact == pytest.approx(player_values(graph, player)[start], abs=1e-9)
         assert exact >= values[start] - 1e-12  # nobody beats the optimum
+
+
+def test_evaluation_through_tables_agrees_with_the_engine_walk_at_every_anchor(tiny) -> None:  # type: ignore[no-untyped-def]
+    """The Rule of 28 through the solver's tables and through the engine: every anchor, to 1e-12."""
+    rules, graph, _ = tiny
+    board = Board.of(rules)
+    found = evaluate_on_tables(Rule28Player(), rules, board)
+    assert found is not None
+    assert found.anchors > 1
+    starts = [s for s in graph.states if s.phase is Phase.ROLL]
+    assert len(starts) > 1
+    for state in starts:
+        walked = evaluate(Rule28Player(), rules, state, tables=False)
+        squares, _ = board.position(state)
+        assert float(found.values[board.number(squares)]) == pytest.approx(walked, rel=1e-12), state
+
+
+@pytest.mark.parametrize(
+    "break_it",
+    [
+        pytest.param(lambda t: t._replace(likely=t.likely * 0.0), id="ties-to-the-first-move"),
+        pytest.param(lambda t: t._replace(choice=-t.choice), id="worst-move"),
+        pytest.param(lambda t: t._replace(stop=~t.stop), id="stop-reversed"),
+    ],
+)
+def test_a_broken_table_of_the_player_is_caught(monkeypatch, break_it) -> None:  # type: ignore[no-untyped-def]
+    """Each of the player's tables matters: broken, the value leaves the engine walk's."""
+    from cantstop.solve import evaluate as module
+
+    rules = TINY[0]  # a board where each of the three changes the value (by 0.0018 at least)
+    walked = evaluate(Rule28Player(), rules, tables=False)
+    assert evaluate(Rule28Player(), rules) == pytest.approx(walked, rel=1e-12)
+    honest = module.policy_tables
+    monkeypatch.setattr(module, "policy_tables", lambda p, b: break_it(honest(p, b)))
+    broken = evaluate(Rule28Player(), rules)
+    assert broken != pytest.approx(walked, rel=1e-9)
+
+
+def test_only_the_rule_of_28_itself_gives_tables() -> None:
+    """Other players, and a subclass that may decide otherwise, are walked through the engine."""
+
+    class Bolder(Rule28Player):
+        threshold = 40
+
+    board = Board.of(TINY[0])
+    assert policy_tables(GreedyPlayer(), board) is None
+    assert policy_tables(Bolder(), board) is None
+    assert evaluate_on_tables(Bolder(), TINY[0]) is None
+    assert evaluate(Bolder(), TINY[0]) > evaluate(Rule28Player(), TINY[0]) - 1.0  # walked, finite
 
 
 @pytest.mark.parametrize("board", [1, 2])

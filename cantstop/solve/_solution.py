@@ -238,7 +238,7 @@ class Solution:
 KERNELS = ("laid", "reference")
 
 
-class _Templates:
+class Templates:
     """The board's store of outcome templates (see ``cantstop.solve._kernel``), grown as needed."""
 
     def __init__(self) -> None:
@@ -299,15 +299,15 @@ def run_kernel(
     rolling = np.zeros(size)
     misses = np.zeros((MISS_BUFFER, 3), np.int64)
     store = board.templates
-    if kernel == "laid" and not isinstance(store, _Templates):
-        store = board.templates = _Templates()
+    if kernel == "laid" and not isinstance(store, Templates):
+        store = board.templates = Templates()
     position = 0
     engine = 0.0
     total = len(anchors)
     while position < total:
         end = min(total, position + CHUNK)
         if kernel == "laid":
-            assert isinstance(store, _Templates)
+            assert isinstance(store, Templates)
             reached, found = _laid.solve_anchors_laid(
                 anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
                 board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight,
@@ -321,7 +321,7 @@ def run_kernel(
             )  # fmt: skip
         position = reached
         if found == _laid.FULL:
-            assert isinstance(store, _Templates)
+            assert isinstance(store, Templates)
             store.grow()
         elif found >= 0:
             asking = time.process_time()
@@ -357,7 +357,7 @@ def solve(
         raise AssertionError(f"Newton's method did not settle at {stats[3]} anchors")
     held = values.nbytes + board.entry.nbytes + board.pool.nbytes + 3 * 8 * board.largest_turn()
     store = board.templates
-    if isinstance(store, _Templates):
+    if isinstance(store, Templates):
         held += store.nbytes
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     summary = SolveStats(

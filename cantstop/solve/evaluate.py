@@ -1,5 +1,10 @@
 """Exact evaluation of any deterministic player: its expected turns to win solitaire.
 
+A player that gives its decisions as tables (:class:`~cantstop.players.Rule28Player`,
+through :func:`policy_tables`) is evaluated through the solver's own tables
+(:func:`evaluate_on_tables`): the solver's laid-out turns, with the
+player's choices in place of the best ones, at about the cost of solving
+the board.  Any other deterministic player is walked through the engine:
 :func:`evaluate` follows the player through every roll of every turn it can
 reach, asking the engine for each roll's outcome and the player for each
 decision, and solves the turn's equation exactly as the solver does: a
@@ -17,17 +22,31 @@ be set beside the optimal value of a solved board.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sys
+import time
 from collections.abc import Callable
+from typing import NamedTuple
 
-from cantstop import Event, Phase, Rules, State, Stop, new_game, roll_outcomes
+import numpy as np
+
+from cantstop import MARKERS, Event, Phase, Rules, State, Stop, new_game, roll_outcomes
 from cantstop.errors import IllegalAction
-from cantstop.players import Decision, Player, decide
-from cantstop.solve.board import check_solitaire
+from cantstop.players import Decision, Player, Rule28Player, decide
+from cantstop.solve import _laid, _policy
+from cantstop.solve._solution import CHUNK, MISS_BUFFER, Templates
+from cantstop.solve.board import Board, check_solitaire
 
-__all__ = ["RandomnessError", "evaluate"]
+__all__ = [
+    "Evaluated",
+    "PolicyTables",
+    "RandomnessError",
+    "evaluate",
+    "evaluate_on_tables",
+    "policy_tables",
+]
 
 
 #: A turn whose chance of not busting is this small or less is taken never to end well: the
@@ -110,11 +129,145 @@ class _Evaluation:
         return self.roll(state, seen)
 
 
+class PolicyTables(NamedTuple):
+    """A player's decisions as tables over a board's placings of markers (see ``_policy``)."""
+
+    #: The tallest column's height plus 1: the radix of the climbs in a placing's number.
+    width: int
+    #: The slot of each placing's number (-1 where no placing has that number).
+    slot_of: np.ndarray
+    #: The player's score of a move that leaves each slot's placing (the highest is taken).
+    choice: np.ndarray
+    #: The tie-break of a move climbing in column indices ``c1`` and ``c2``: ``[c1 * k + c2]``.
+    likely: np.ndarray
+    #: Whether the player stops: ``[slot, open columns, stopping wins]``.
+    stop: np.ndarray
+
+
+def policy_tables(player: Player, board: Board) -> PolicyTables | None:
+    """Return ``player``'s decisions on ``board`` as tables, or ``None`` if it gives none.
+
+    Every number in them is the player's own answer: the
+    :class:`~cantstop.players.Rule28Player` is asked its
+    :meth:`~cantstop.players.Rule28Player.choice_points`,
+    :meth:`~cantstop.players.Rule28Player.count` and
+    :meth:`~cantstop.players.Rule28Player.stop_rule` of every placing of up
+    to three markers, and its
+    :meth:`~cantstop.players.Rule28Player.likeliness` of every pair of
+    columns; its :meth:`~cantstop.players.Rule28Player.choose` and
+    :meth:`~cantstop.players.Rule28Player.stops` read the same methods.
+    Other players (and subclasses, which may decide otherwise) give none,
+    and so does a board with a column taller than 15 spaces.
+    """
+    heights = [int(x) for x in board.h]
+    if type(player) is not Rule28Player or max(heights) > 15:  # climbs are packed in 4 bits
+        return None
+    columns = board.columns
+    k = len(columns)
+    width = max(heights) + 1
+    cube = width**3
+    slot_of = np.full((1 << k) * cube, -1, np.int64)
+    choice: list[int] = []
+    stop: list[list[list[bool]]] = []
+    for n in range(1, MARKERS + 1):
+        for chosen in itertools.combinations(range(k), n):
+            mask = sum(1 << c for c in chosen)
+            for climbs in itertools.product(*(range(1, heights[c] + 1) for c in chosen)):
+                index = sum(u * width**j for j, u in enumerate(climbs))
+                slot_of[mask * cube + index] = len(choice)
+                placing = {columns[c]: u for c, u in zip(chosen, climbs, strict=True)}
+                choice.append(player.choice_points(placing))
+                count = player.count(placing)
+                stop.append(
+                    [
+                        [player.stop_rule(count, n, open_columns, wins) for wins in (False, True)]
+                        for open_columns in range(k + 1)
+                    ]
+                )
+    likely = np.array(
+        [player.likeliness({columns[a], columns[b]}) for a in range(k) for b in range(k)],
+        np.float64,
+    )
+    return PolicyTables(
+        width, slot_of, np.array(choice, np.int64), likely, np.array(stop, np.bool_)
+    )
+
+
+class Evaluated(NamedTuple):
+    """What :func:`evaluate_on_tables` found and what it cost."""
+
+    #: The player's expected turns to win from each anchor (``math.inf`` where it never wins).
+    values: np.ndarray
+    #: The anchors valued.
+    anchors: int
+    #: The in-turn positions valued.
+    positions: int
+    #: CPU seconds in all, and of them the engine's (filling the move table).
+    seconds: float
+    engine_seconds: float
+
+
+def evaluate_on_tables(
+    player: Player, rules: Rules, board: Board | None = None
+) -> Evaluated | None:
+    """Evaluate ``player`` on every anchor of solitaire ``rules`` through the solver's tables.
+
+    Returns ``None`` when the player gives no tables (:func:`policy_tables`).
+    ``board`` may be one whose move table is already filled (a solution's).
+
+    >>> from cantstop import Rules
+    >>> rules = Rules(players=1, heights={7: 1}, columns_to_win=1)
+    >>> found = evaluate_on_tables(Rule28Player(), rules)
+    >>> round(float(found.values[0]), 6)  # as the engine's walk gives
+    1.553957
+    """
+    check_solitaire(rules)
+    if board is None:
+        board = Board.of(rules)
+    tables = policy_tables(player, board)
+    if tables is None:
+        return None
+    begun = time.process_time()
+    values = np.zeros(board.anchors, np.float64)
+    anchors = np.arange(board.anchors - 1, -1, -1, dtype=np.int64)
+    size = board.largest_turn()
+    w = np.zeros(size)
+    d = np.zeros(size)
+    misses = np.zeros((MISS_BUFFER, 3), np.int64)
+    stats = np.zeros(2, np.int64)
+    store = Templates()
+    position = 0
+    engine = 0.0
+    while position < len(anchors):
+        end = min(len(anchors), position + CHUNK)
+        position, found = _policy.evaluate_anchors(
+            anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
+            board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight, board.entry,
+            board.pool, store.keys, store.arrays, tables.width, tables.slot_of, tables.choice,
+            tables.likely, tables.stop, w, d, misses, stats,
+        )  # fmt: skip
+        if found == _laid.FULL:
+            store.grow()
+        elif found >= 0:
+            asking = time.process_time()
+            board.fill(misses[:found])
+            engine += time.process_time() - asking
+    return Evaluated(
+        values,
+        int(stats[0]),
+        int(stats[1]),
+        round(time.process_time() - begun, 3),
+        round(engine, 3),
+    )
+
+
 def evaluate(
     player: Player,
     rules: Rules,
     start: State | None = None,
     progress: Callable[[int], None] | None = None,
+    *,
+    tables: bool = True,
 ) -> float:
     """Return the exact expected number of turns ``player`` needs to win solitaire ``rules``.
 
@@ -123,7 +276,10 @@ def evaluate(
     that draws from its generator raises :class:`RandomnessError`.
     ``progress`` is called with the number of anchors valued, every thousand.
     A player that never wins (every turn it plays ends in a bust, as when it
-    never stops) is worth ``math.inf``.
+    never stops) is worth ``math.inf``.  A player that gives its decisions
+    as tables (:func:`policy_tables`) is evaluated through the solver's
+    tables (:func:`evaluate_on_tables`; ``progress`` is then not called),
+    unless ``tables`` is false; the two ways agree to rounding.
     """
     check_solitaire(rules)
     state = new_game(rules) if start is None else start
@@ -133,6 +289,12 @@ def evaluate(
         raise IllegalAction(
             "exact evaluation starts from a turn's start of the given rules", "R3.2", state, None
         )
+    if tables:
+        board = Board.of(rules)
+        found = evaluate_on_tables(player, rules, board)
+        if found is not None:
+            squares, _ = board.position(state)
+            return float(found.values[board.number(squares)])
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 100_000))
     try:

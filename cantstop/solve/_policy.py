@@ -1,0 +1,268 @@
+"""The compiled kernel of exact evaluation: a player's own choices read through the solver's tables.
+
+The solver's laid-out turns (:func:`cantstop.solve._laid.lay_out`) give,
+for every in-turn position of an anchor's turn, its stop value, the weight
+of the rolls that bust, and for each other group of rolls the positions its
+moves lead to, in the order the engine lists the moves.  Here, in place of
+the best move and the better of stopping and rolling, the player's own
+decisions are taken, and they come from tables the player filled itself
+(:mod:`cantstop.solve.evaluate` builds them by asking the player):
+
+- ``slot_of[placing]`` numbers a placing of markers: the set of marker
+  columns (bits of column indices) and each marker's climb above the
+  player's square, as ``mask * width**3 + sum(climb_j * width**j)`` over the
+  marker columns in increasing order (``width`` is the tallest column's
+  height plus 1);
+- ``choice[slot]`` and ``likely[c1 * k + c2]`` make a move's key, as the
+  player compares moves: the score of a move that leaves that placing, then
+  the figure of a move that climbs in columns ``c1`` and ``c2`` (``c1 == c2``
+  for one column).  The player takes the move with the highest key, the
+  first in the engine's order among equal keys, as ``max`` over its legal
+  moves does (``Rule28Player.choose`` and ``move_key``);
+- ``stop[slot, open, wins]`` is whether the player stops with that placing,
+  ``open`` columns neither won nor topped by a marker, and ``wins`` whether
+  a stop wins.
+
+With the decisions fixed, a position's value is affine in the cost ``x`` of
+a bust, so one pass at ``x = 0`` gives the turn-start value ``a`` and its
+slope ``b``, and the anchor's value is ``a / (1 - b)`` exactly (infinite when
+the player's turn busts with certainty, up to rounding: :data:`NEVER`).  No
+rule is decided here: what a roll allows comes from the move table, which
+the engine filled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cantstop.solve._kernel import ROLLS, build_blocks, clear_blocks, decode, won_mask
+from cantstop.solve._laid import FULL, lay_out
+
+__all__ = ["FULL", "NEVER", "evaluate_anchors"]
+
+#: A turn whose chance of not busting is this small or less never ends well (as in ``evaluate``).
+NEVER = 1e-9
+
+
+@njit(cache=True)
+def placings(
+    a: int,
+    s: np.ndarray,
+    h: np.ndarray,
+    nb: int,
+    bcols: np.ndarray,
+    bn: np.ndarray,
+    bsize: np.ndarray,
+    width: int,
+    slot_of: np.ndarray,
+    p_slot: np.ndarray,
+    p_pack: np.ndarray,
+    p_top: np.ndarray,
+) -> int:  # pragma: no cover
+    """Give each position of anchor ``a``'s turn, numbered as ``lay_out`` does, its placing's slot.
+
+    ``p_slot[i]`` is the slot of position ``i``'s placing of markers,
+    ``p_pack[i]`` its climbs, four bits per column (column index ``c`` at bit
+    ``4 * c``; no column is taller than 15), and ``p_top[i]`` the columns won
+    or topped by a marker.
+    Returns the number of positions.
+    """
+    k = h.shape[0]
+    wmask = won_mask(s, h)
+    room = np.empty(k, np.int64)
+    for c in range(k):
+        room[c] = h[c] - s[c]
+    cube = width * width * width
+    i = 0
+    for b in range(nb):
+        n = bn[b]
+        for local in range(bsize[b] - 1, -1, -1):
+            pack = 0
+            top = wmask
+            mask = 0
+            index = 0
+            rest = local
+            for j in range(n - 1, -1, -1):
+                c = bcols[b, j]
+                u = rest % room[c] + 1
+                rest //= room[c]
+                pack |= u << (4 * c)
+                if u == room[c]:
+                    top |= 1 << c
+                mask |= 1 << c
+                index = index * width + u
+            p_slot[i] = slot_of[mask * cube + index]
+            p_pack[i] = pack
+            p_top[i] = top
+            i += 1
+    return i
+
+
+@njit(cache=True)
+def tie_break(a: int, b: int, k: int, likely: np.ndarray) -> float:  # pragma: no cover
+    """Return the tie-break of the move between packed climbs ``a`` and ``b``: its columns'."""
+    moved = a ^ b
+    first = -1
+    second = -1
+    for c in range(k):
+        if (moved >> (4 * c)) & 15:
+            if first < 0:
+                first = c
+            else:
+                second = c
+    if second < 0:
+        second = first
+    return float(likely[first * k + second])
+
+
+@njit(cache=True)
+def player_pass(
+    count: int,
+    k: int,
+    over: np.ndarray,
+    p_stop: np.ndarray,
+    p_bust: np.ndarray,
+    p_group: np.ndarray,
+    gw: np.ndarray,
+    gfirst: np.ndarray,
+    succ: np.ndarray,
+    p_slot: np.ndarray,
+    p_pack: np.ndarray,
+    p_top: np.ndarray,
+    choice: np.ndarray,
+    likely: np.ndarray,
+    stop: np.ndarray,
+    w: np.ndarray,
+    d: np.ndarray,
+) -> None:  # pragma: no cover
+    """Value the ``count`` laid-out positions as the player plays them, a bust costing 1.
+
+    ``w`` gets each position's value at ``x = 0`` and ``d`` its slope in ``x``.
+    The tie-break is worked out only between moves of equal score.
+    """
+    for i in range(count):
+        if (
+            i < count - 1
+        ):  # the turn's start (the last position) must roll; elsewhere the player says
+            top = p_top[i]
+            closed = 0
+            for c in range(k):
+                closed += (top >> c) & 1
+            wins = 1 if over[top] else 0
+            if stop[p_slot[i], k - closed, wins]:
+                w[i] = p_stop[i]
+                d[i] = 0.0
+                continue
+        total = p_bust[i]
+        slope = p_bust[i]
+        here = p_pack[i]
+        for q in range(p_group[i], p_group[i + 1]):
+            best = succ[gfirst[q]]
+            best_score = choice[p_slot[best]]
+            best_tie = -1.0  # not worked out yet
+            for j in range(gfirst[q] + 1, gfirst[q + 1]):
+                pos = succ[j]
+                score = choice[p_slot[pos]]
+                if score > best_score:
+                    best = pos
+                    best_score = score
+                    best_tie = -1.0
+                elif score == best_score:
+                    if best_tie < 0.0:
+                        best_tie = tie_break(here, p_pack[best], k, likely)
+                    tie = tie_break(here, p_pack[pos], k, likely)
+                    if tie > best_tie:
+                        best = pos
+                        best_tie = tie
+            total += gw[q] * w[best]
+            slope += gw[q] * d[best]
+        w[i] = total / ROLLS
+        d[i] = slope / ROLLS
+
+
+@njit(cache=True)
+def evaluate_anchors(
+    anchors: np.ndarray,
+    start: int,
+    h: np.ndarray,
+    stride: np.ndarray,
+    markers: int,
+    values: np.ndarray,
+    over: np.ndarray,
+    roll_cols: np.ndarray,
+    roll_ncols: np.ndarray,
+    roll_base: np.ndarray,
+    roll_weight: np.ndarray,
+    entry: np.ndarray,
+    pool: np.ndarray,
+    templates: dict[int, int],
+    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    width: int,
+    slot_of: np.ndarray,
+    choice: np.ndarray,
+    likely: np.ndarray,
+    stop: np.ndarray,
+    w: np.ndarray,
+    d: np.ndarray,
+    misses: np.ndarray,
+    stats: np.ndarray,
+) -> tuple[int, int]:  # pragma: no cover
+    """Evaluate ``anchors[start:]`` in order into ``values``, as the solver solves them.
+
+    Returns ``(position reached, code)`` with the codes of
+    :func:`cantstop.solve._laid.solve_anchors_laid`: -1 when every anchor is
+    done, the count of misses written when table entries are missing, and
+    :data:`FULL` when the template store needs room.
+    """
+    k = h.shape[0]
+    s = np.zeros(k, np.int64)
+    bcols = np.zeros((256, 3), np.int64)
+    bn = np.zeros(256, np.int64)
+    bsize = np.zeros(256, np.int64)
+    boff = np.zeros(256, np.int64)
+    bstride = np.zeros((256, 3), np.int64)
+    block_of = np.full(1 << k, -1, np.int64)
+    total = 1
+    for c in range(k):
+        total *= h[c] + 1
+    slot = np.empty(total, np.int32)
+    mark = np.full(pool.shape[0], -1, np.int64)
+    group_of = np.empty(pool.shape[0], np.int64)
+    size = w.shape[0]
+    p_stop = np.empty(size, np.float64)
+    p_bust = np.empty(size, np.float64)
+    p_group = np.empty(size + 1, np.int64)
+    p_slot = np.empty(size, np.int64)
+    p_pack = np.empty(size, np.int64)
+    p_top = np.empty(size, np.int64)
+    lay = (np.empty(32 * size, np.float64), np.empty(32 * size + 1, np.int64),
+           np.empty(64 * size, np.int64))  # fmt: skip
+    for position in range(start, anchors.shape[0]):
+        a = anchors[position]
+        decode(a, h, stride, s)
+        if over[won_mask(s, h)]:
+            values[a] = 0.0
+            continue
+        nb = build_blocks(s, h, markers, bcols, bn, bsize, boff, bstride, block_of)
+        code, lay = lay_out(
+            a, s, h, stride, values, over, roll_cols, roll_ncols, roll_base, roll_weight,
+            entry, pool, templates, store, nb, bcols, bn, bsize, slot, mark, group_of, p_stop,
+            p_bust, p_group, lay, misses,
+        )  # fmt: skip
+        if code != -1:
+            clear_blocks(nb, bcols, bn, block_of)
+            return position, code
+        count = placings(a, s, h, nb, bcols, bn, bsize, width, slot_of, p_slot, p_pack, p_top)
+        clear_blocks(nb, bcols, bn, block_of)
+        gw, gfirst, succ = lay
+        player_pass(
+            count, k, over, p_stop, p_bust, p_group, gw, gfirst, succ, p_slot, p_pack, p_top,
+            choice, likely, stop, w, d,
+        )  # fmt: skip
+        f = w[count - 1]
+        b = d[count - 1]
+        values[a] = np.inf if 1.0 - b <= NEVER else f / (1.0 - b)
+        stats[0] += 1
+        stats[1] += count
+    return anchors.shape[0], -1
