@@ -82,8 +82,9 @@ nitpick_ignore_regex = [
     ("py:class", r"NamedTuple|Enum"),
     # The type variables of the game protocol stand for each game's own types.
     ("py:(class|obj)", r"(dicekit\.protocol\.)?(StateT|ActionT|ConfigT|_\w+)"),
-    # The research frameworks' own types (cantstop.openspiel, cantstop.envs) have no pages here.
-    ("py:class", r"(numpy|pyspiel|gymnasium|pettingzoo)\..*"),
+    # The research frameworks' own types (cantstop.openspiel, cantstop.envs) and numpy's (the
+    # solver's tables, whose annotations keep the name np) have no pages here.
+    ("py:class", r"(numpy|np|pyspiel|gymnasium|pettingzoo)\..*"),
 ]
 
 if autodoc_mock_imports:
