@@ -88,13 +88,16 @@ def _progress(done: int, total: int) -> None:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    from cantstop.solve.evaluate import evaluate
+    from cantstop.solve.evaluate import RandomnessError, evaluate
 
     if args.player not in PLAYERS:
         raise UsageError(f"--player takes one of {', '.join(PLAYERS)}, not {args.player!r}")
     rules = _rules(args)
     start = time.process_time()
-    value = evaluate(PLAYERS[args.player](), rules)
+    try:
+        value = evaluate(PLAYERS[args.player](), rules)
+    except RandomnessError as exc:  # a player that draws has no exact value: the wrong player
+        raise UsageError(f"--player {args.player}: {exc}") from None
     seconds = time.process_time() - start
     never = math.isinf(value)  # every turn the player plays ends in a bust
     if args.json:

@@ -327,6 +327,17 @@ def test_a_player_that_never_wins_is_worth_infinity() -> None:
     assert evaluate(_NeverStops(), TINY[0]) == math.inf
 
 
+def test_evaluate_command_refuses_a_player_that_draws_as_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    """``solve evaluate --player random``: exit 2 and one line naming the player."""
+    from cantstop.commands import main
+
+    assert main(["solve", "evaluate", "--scaled", "1", "--player", "random"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("cantstop solve")
+    assert "error: --player random: player 'random' draws from its generator" in err[0]
+
+
 def test_evaluate_command_says_plainly_that_a_player_never_wins(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     """``solve evaluate`` says that a player never wins; its JSON gives no expected number."""
     import json
