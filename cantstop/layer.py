@@ -52,7 +52,7 @@ from cantstop.players import PLAYERS, Decision, Player, decide
 from cantstop.spec import PERFT, spec_dir
 from cantstop.state import Event, Phase, State, new_game
 from dicekit.forms import ModuleForms
-from dicekit.protocol import CHANCE, Bot, Capability, Chance, GameInfo, Step
+from dicekit.protocol import CHANCE, METHOD_CAPABILITIES, Bot, Capability, Chance, GameInfo, Step
 from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleKey
 
@@ -103,19 +103,13 @@ class CantStop(ModuleForms[State, Action], SeatedGame):
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         spec_dir=spec_dir(),
-        capabilities=frozenset(
-            {
-                Capability.STEPPING,
-                Capability.TAGGING,
-                Capability.TEXT_PICTURE,
-                Capability.ACTION_SPACE,
-                Capability.EXAMPLE_KEYS,
-                Capability.CHANCE_BY_CHOICE,
-                Capability.OWN_RECORDS,
-                Capability.OWN_SUITE,
-                Capability.COMMAND_LINE,
-            }
-        ),
+        capabilities=METHOD_CAPABILITIES
+        | {
+            Capability.CHANCE_BY_CHOICE,
+            Capability.OWN_RECORDS,
+            Capability.OWN_SUITE,
+            Capability.COMMAND_LINE,
+        },
     )
     #: The events of :meth:`step`, as :class:`~cantstop.Event` names them.
     events = tuple(event.value for event in Event)

@@ -34,6 +34,7 @@ from cantstop.phase import Phase
 from cantstop.refusals import stop_blockers
 from dicekit.quote import brief
 from dicekit.turns import opening_config
+from dicekit.value import Value
 
 # DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
 __all__ = [
@@ -129,7 +130,7 @@ _from_sorted = ColumnMap._from_sorted_dict
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class State:
+class State(Value):
     """A game position: an immutable, hashable value.
 
     Make one with :func:`new_game`, :func:`~cantstop.parse_state` or
@@ -174,12 +175,6 @@ class State:
 
     def __post_init__(self) -> None:
         validate(self)
-
-    def __copy__(self) -> State:
-        return self  # a value: a copy is the same state
-
-    def __deepcopy__(self, memo: dict[int, object]) -> State:
-        return self
 
     def __reduce__(self) -> tuple[object, ...]:
         # A state pickles as plain dicts (its column maps' own) and numbers,

@@ -67,6 +67,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHANCE",
     "JSON",
+    "METHOD_CAPABILITIES",
     "ActionSpace",
     "ActionT",
     "Bot",
@@ -162,6 +163,20 @@ class Capability(enum.Enum):
         """The attributes and methods a game that declares the capability has."""
         members: tuple[str, ...] = self.value[1]
         return members
+
+
+#: What every game written by the method provides (a game declares these and its own more):
+#: events for its transitions, rule tags for its answers, a text picture, its actions
+#: numbered, and spec example keys of its own.
+METHOD_CAPABILITIES = frozenset(
+    {
+        Capability.STEPPING,
+        Capability.TAGGING,
+        Capability.TEXT_PICTURE,
+        Capability.ACTION_SPACE,
+        Capability.EXAMPLE_KEYS,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from dicekit.dice import sorted_outcomes
 from dicekit.forms import ModuleForms
-from dicekit.protocol import JSON, Bot, Capability, GameInfo, OutcomeKind, Step
+from dicekit.protocol import JSON, METHOD_CAPABILITIES, Bot, Capability, GameInfo, OutcomeKind, Step
 from dicekit.seated import SeatedGame
 from dicekit.spec import ExampleFailure, ExampleKey, Played
 from finishline import jsonform, notation, players, svg, tags, text
@@ -57,17 +57,11 @@ class FinishLine(ModuleForms[State, Action], SeatedGame):
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         spec_dir=Path(__file__).resolve().parent / "spec",
-        capabilities=frozenset(
-            {
-                Capability.STEPPING,
-                Capability.TAGGING,
-                Capability.TEXT_PICTURE,
-                Capability.LEGEND,
-                Capability.ACTION_SPACE,
-                Capability.EXAMPLE_KEYS,
-                Capability.OUTCOMES,
-            }
-        ),
+        capabilities=METHOD_CAPABILITIES
+        | {
+            Capability.LEGEND,
+            Capability.OUTCOMES,
+        },
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)

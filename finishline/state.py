@@ -19,7 +19,9 @@ import enum
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from dicekit.perft import ThrowCounts
 from dicekit.turns import opening_config
+from dicekit.value import Value, unchecked
 from finishline import decide
 from finishline.actions import Action, Double, Play, Roll, Sideways
 from finishline.board import Cell
@@ -67,20 +69,11 @@ class Step(NamedTuple):
     event: Event
 
 
-class Perft(NamedTuple):
-    """Whole-roll counts of a state about to roll: see :func:`perft`."""
-
-    #: Legal actions summed over the 36 ordered rolls.
-    choices: int
-    #: Ordered rolls that forfeit the turn.
-    forfeits: int
-
-
 _EMPTY_BOARD: decide.Board = (None,) * 24
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class State:
+class State(Value):
     """A game position: an immutable, hashable value.
 
     Make one with :func:`new_game`, :func:`~finishline.notation.parse_state`
@@ -115,12 +108,6 @@ class State:
 
     def __post_init__(self) -> None:
         validate(self)
-
-    def __copy__(self) -> State:
-        return self  # a value: a copy is the same state
-
-    def __deepcopy__(self, memo: dict[int, object]) -> State:
-        return self
 
     def __repr__(self) -> str:
         from finishline.notation import format_state
@@ -301,6 +288,16 @@ def new_game(config: Config | None = None, first_player: int = 0) -> State:
     return State(config, first_player, Phase.ROLL)
 
 
+class Perft(ThrowCounts):
+    """Whole-roll counts of a state about to roll: see :func:`perft`.
+
+    ``choices`` sums the legal actions over the 36 ordered rolls, and
+    ``forfeits`` counts the ordered rolls that forfeit the turn.
+    """
+
+    __slots__ = ()
+
+
 def perft(state: State) -> Perft:
     """Count the legal actions and the forfeits over the 36 ordered rolls of a state about to roll.
 
@@ -332,19 +329,9 @@ def _successor(
     across: tuple[int, ...],
 ) -> State:
     """Build a state that the rules produced, without checking R12 again."""
-    new: State = object.__new__(State)
-    set_ = object.__setattr__
-    set_(new, "config", state.config)
-    set_(new, "player", player)
-    set_(new, "phase", phase)
-    set_(new, "dice", dice)
-    set_(new, "board", board)
-    set_(new, "across", across)
     counters = state.config.counters
-    set_(
-        new,
-        "hand",
-        tuple(counters - across[p] - board.count(p) for p in range(state.config.players)),
-    )
-    set_(new, "_legal", None)
-    return new
+    hand = tuple(counters - across[p] - board.count(p) for p in range(state.config.players))
+    return unchecked(
+        State, config=state.config, player=player, phase=phase, dice=dice, board=board,
+        across=across, hand=hand, _legal=None,
+    )  # fmt: skip

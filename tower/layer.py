@@ -38,7 +38,16 @@ from dicekit.boarddata import change
 from dicekit.dice import sorted_outcomes
 from dicekit.errors import RuleError
 from dicekit.forms import ModuleForms
-from dicekit.protocol import JSON, Bot, Capability, Game, GameInfo, OutcomeKind, Step
+from dicekit.protocol import (
+    JSON,
+    METHOD_CAPABILITIES,
+    Bot,
+    Capability,
+    Game,
+    GameInfo,
+    OutcomeKind,
+    Step,
+)
 from dicekit.seated import SeatedGame
 from dicekit.spec import SETTLED, ExampleFailure, ExampleKey, Played, Settled, expect_refusal
 from dicekit.spec import Example as SpecExample
@@ -69,19 +78,13 @@ class TowerGame(ModuleForms[State, Action], SeatedGame):
         min_players=2,
         max_players=4,
         spec_dir=Path(__file__).resolve().parent / "spec",
-        capabilities=frozenset(
-            {
-                Capability.STEPPING,
-                Capability.TAGGING,
-                Capability.TEXT_PICTURE,
-                Capability.LEGEND,
-                Capability.ACTION_SPACE,
-                Capability.EXAMPLE_KEYS,
-                Capability.ORDERS_MOVES,
-                Capability.BROKEN_SETUPS,
-                Capability.OUTCOMES,
-            }
-        ),
+        capabilities=METHOD_CAPABILITIES
+        | {
+            Capability.LEGEND,
+            Capability.ORDERS_MOVES,
+            Capability.BROKEN_SETUPS,
+            Capability.OUTCOMES,
+        },
     )
     #: The events of :meth:`step`, in the order the spec lists them.
     events = tuple(event.value for event in Event)

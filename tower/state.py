@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from dicekit.dice import ORDERED_THROWS
+from dicekit.perft import ThrowCounts
 from dicekit.turns import is_player, next_player
+from dicekit.value import Value, unchecked
 from tower.actions import Action, Move, Throw
 from tower.config import Config
 from tower.decide import judge, natural, prioritised, settle, throw_outcome, view
@@ -79,17 +81,8 @@ class Step(NamedTuple):
     event: Event
 
 
-class Perft(NamedTuple):
-    """Whole-throw counts of a state about to throw: see :func:`perft`."""
-
-    #: Legal moves summed over the 36 ordered throws.
-    choices: int
-    #: Ordered throws that are forfeited.
-    forfeits: int
-
-
 @dataclass(frozen=True, slots=True, repr=False)
-class State:
+class State(Value):
     """A game position: an immutable, hashable value.
 
     Make one with :func:`new_game`, :func:`~tower.parse_state` or
@@ -120,12 +113,6 @@ class State:
         from tower.notation import format_state
 
         return f"State({format_state(self)!r})"
-
-    def __copy__(self) -> State:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> State:
-        return self
 
     def _repr_svg_(self) -> str:
         """Return the drawing of :func:`tower.svg.state_svg`, for notebooks."""
@@ -182,6 +169,16 @@ def new_game(config: Config, first_player: int = 0) -> State:
         )
     start = (0,) * config.stones
     return State(config, first_player, Phase.THROW, None, (start,) * config.players)
+
+
+class Perft(ThrowCounts):
+    """Whole-throw counts of a state about to throw: see :func:`perft`.
+
+    ``choices`` sums the legal moves over the 36 ordered throws, and
+    ``forfeits`` counts the ordered throws that are forfeited.
+    """
+
+    __slots__ = ()
 
 
 def perft(state: State) -> Perft:
@@ -242,17 +239,12 @@ def _make(
     tower: int | None,
 ) -> State:
     """Build a successor without re-checking the invariants each transition keeps."""
-    new: State = object.__new__(State)
-    set_ = object.__setattr__
-    set_(new, "config", state.config)
-    set_(new, "player", player)
-    set_(new, "phase", phase)
-    set_(new, "dice", dice)
-    set_(new, "stones", stones)
-    set_(new, "tower", tower)
-    set_(new, "_moves", ())
+    new = unchecked(
+        State, config=state.config, player=player, phase=phase, dice=dice, stones=stones,
+        tower=tower, _moves=(),
+    )  # fmt: skip
     if dice is not None:
-        set_(new, "_moves", _legal_moves(new))
+        object.__setattr__(new, "_moves", _legal_moves(new))
     return new
 
 

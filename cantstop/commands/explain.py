@@ -21,21 +21,19 @@ own decision tags.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from cantstop.commands.games import add_game_option, add_own_options, load_game, run_own
+from cantstop.commands.games import add_game_option, add_own_options, game_runner
 from cantstop.commands.options import add_command, examples, read_game_state
 from cantstop.commands.report import ExitStatus, report_error
 from dicekit import explain as layer
+from dicekit.protocol import Game
 
 __all__ = ["add_commands"]
 
 
-def _explain(args: argparse.Namespace) -> int:
-    """Explain a state of the game, and an action in it: the game's own way, or the layer's."""
-    game = load_game(args.game)
-    own = run_own("explain", args, game)
-    if own is not None:
-        return own
+def _explain(game: Game[Any, Any, Any], args: argparse.Namespace) -> int:
+    """Explain a state of the game, and an action in it, the layer's way."""
     state = read_game_state(game, args.state)
     action = None if args.action is None else game.parse_action(args.action)
     found = layer.explain(game, state, action)
@@ -54,7 +52,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p = add_command(
         sub,
         "explain",
-        _explain,
+        game_runner("explain", _explain),
         "explain a state, and an action in it, statement by statement with rule ids",
     )
     p.add_argument("state", help="a state in notation, e.g. '7:2/- - 0c3455'")

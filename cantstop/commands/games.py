@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from cantstop.commands.report import UsageError
@@ -39,6 +40,7 @@ __all__ = [
     "command_modules",
     "default_game",
     "game_given",
+    "game_runner",
     "hooks",
     "load_game",
     "names",
@@ -166,6 +168,25 @@ def run_own(
     if own is None:
         refuse_own_options(args, game, phrase)
     return own
+
+
+def game_runner(
+    command: str,
+    run: Callable[[Game[Any, Any, Any], argparse.Namespace], int],
+    phrase: str = OWN_OPTION,
+) -> Callable[[argparse.Namespace], int]:
+    """Return the handler of ``command``: the chosen game's own way (:func:`run_own`), else ``run``.
+
+    The handler loads the game ``--game`` names and returns the status of its
+    own run of the command, or of ``run(game, args)`` when it has none.
+    """
+
+    def handler(args: argparse.Namespace) -> int:
+        game = load_game(args.game)
+        own = run_own(command, args, game, phrase)
+        return run(game, args) if own is None else own
+
+    return handler
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:

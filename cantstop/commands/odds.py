@@ -11,26 +11,23 @@ chance of each kind of outcome the game names.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from cantstop.commands.games import (
     add_game_option,
     add_own_options,
-    load_game,
-    run_own,
+    game_runner,
 )
 from cantstop.commands.options import add_command, examples, read_game_state
 from cantstop.commands.report import UsageError
 from dicekit.odds import throw_odds
+from dicekit.protocol import Game
 
 __all__ = ["add_commands"]
 
 
-def _odds(args: argparse.Namespace) -> int:
-    """Print the odds of the game's next throw: the game's own way, or the layer's."""
-    game = load_game(args.game)
-    own = run_own("odds", args, game, "{option} is {owner}'s; {game} has none")
-    if own is not None:
-        return own
+def _odds(game: Game[Any, Any, Any], args: argparse.Namespace) -> int:
+    """Print the odds of the game's next throw, the layer's way."""
     if args.state is None:
         raise UsageError("give a state in notation")
     print(throw_odds(game, read_game_state(game, args.state)).text())
@@ -39,7 +36,12 @@ def _odds(args: argparse.Namespace) -> int:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``odds``: the exact odds of a state's next roll."""
-    p = add_command(sub, "odds", _odds, "exact odds of the next roll from a state")
+    p = add_command(
+        sub,
+        "odds",
+        game_runner("odds", _odds, "{option} is {owner}'s; {game} has none"),
+        "exact odds of the next roll from a state",
+    )
     p.add_argument("state", nargs="?", help="a state about to roll, e.g. '-/- 6:1,7:1,8:1 0d'")
     add_own_options("odds", p)
     add_game_option(p)

@@ -25,6 +25,7 @@ __all__ = [
     "add_players_option",
     "add_seed_option",
     "bot_names",
+    "chosen_seats",
     "default_bots",
     "default_seats",
     "examples",
@@ -252,6 +253,18 @@ def bot_names(
             f"comma-separated; got {quoted(text)}"
         )
     return names
+
+
+def chosen_seats(
+    game: Game[Any, Any, Any], args: argparse.Namespace, command: str, *, human: bool = False
+) -> tuple[str, ...]:
+    """Return the seats ``--players`` names for ``command`` of ``game``, or its default seats.
+
+    The names are checked as :func:`bot_names` checks them.
+    """
+    given: str | None = args.players
+    text = default_seats(game, command, human=human) if given is None else given
+    return bot_names(game, text, human=human)
 
 
 def default_seats(game: Game[Any, Any, Any], command: str, *, human: bool = False) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from cantstop.commands.games import game_given, load_game, names, refuse_own_options
-from cantstop.commands.options import bot_names, default_seats, player_names
+from cantstop.commands.options import chosen_seats, player_names
 from cantstop.commands.report import UsageError, quoted, report_warning
 from cantstop.savedgames import create_in_folder, create_record, games_folder
 from dicekit import play as layer
@@ -174,10 +174,7 @@ def play_game(args: argparse.Namespace) -> int:
     """Play a new game in the terminal, through the layer."""
     game = load_game(args.game)
     _refuse_own_options(args, game)
-    given = args.players
-    seats = bot_names(
-        game, default_seats(game, "play", human=True) if given is None else given, human=True
-    )
+    seats = chosen_seats(game, args, "play", human=True)
     try:
         config = game.config(len(seats))
         first = 0 if args.first_player is None else args.first_player

@@ -18,14 +18,13 @@ from cantstop.commands.games import (
     add_game_option,
     add_own_options,
     default_game,
-    load_game,
-    run_own,
+    game_runner,
 )
 from cantstop.commands.options import (
     add_command,
     add_players_option,
     add_seed_option,
-    bot_names,
+    chosen_seats,
     default_seats,
     examples,
     int_option,
@@ -43,8 +42,7 @@ def _simulate_game(
     game: Game[Any, Any, Any], args: argparse.Namespace, bar: TextIO | None
 ) -> layer.Simulation:
     """Simulate a game through the layer."""
-    given = args.players
-    names = bot_names(game, default_seats(game, "simulate") if given is None else given)
+    names = chosen_seats(game, args, "simulate")
     config = None
     if args.rules is not None:
         try:
@@ -61,21 +59,20 @@ def _simulate_game(
 
 def _simulate(args: argparse.Namespace) -> int:
     try:
-        return _run(args)
+        return _RUN(args)
     except KeyboardInterrupt:
         # As conform says it: one line on stderr, and the status of Ctrl-C.
         print("cantstop simulate: interrupted", file=sys.stderr)
         return INTERRUPTED
 
 
-def _run(args: argparse.Namespace) -> int:
-    game = load_game(args.game)
-    own = run_own("simulate", args, game)
-    if own is not None:
-        return own
+def _run(game: Game[Any, Any, Any], args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     print(_simulate_game(game, args, sys.stderr if show else None).table())
     return 0
+
+
+_RUN = game_runner("simulate", _run)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

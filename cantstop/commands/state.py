@@ -23,13 +23,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from cantstop.commands.games import (
-    add_game_option,
-    add_own_options,
-    default_game,
-    load_game,
-    run_own,
-)
+from cantstop.commands.games import add_game_option, add_own_options, default_game, game_runner
 from cantstop.commands.options import add_command, examples, read_game_state
 from dicekit.demo import picture
 from dicekit.perft import perft as layer_perft
@@ -66,15 +60,11 @@ def _perft(game: Game[Any, Any, Any], state: Any) -> None:
 def _command(name: str, show: Callable[[Game[Any, Any, Any], Any], None]) -> Run:
     """Return the run of the command ``name``: the game's own, or ``show`` of the state read."""
 
-    def run(args: argparse.Namespace) -> int:
-        game = load_game(args.game)
-        own = run_own(name, args, game)
-        if own is not None:
-            return own
+    def run(game: Game[Any, Any, Any], args: argparse.Namespace) -> int:
         show(game, read_game_state(game, args.state))
         return 0
 
-    return run
+    return game_runner(name, run)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

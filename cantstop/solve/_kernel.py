@@ -44,6 +44,12 @@ TOLERANCE = 1e-13
 #: The most Newton passes one anchor may take before the solver gives up on it.
 MAX_PASSES = 60
 
+# The board's tables reach every kernel as one tuple, ``tables`` =
+# (h, stride, over, roll_cols, roll_ncols, roll_base, roll_weight, entry, pool)
+# (:meth:`cantstop.solve.board.Board.tables`), and the blocks of an anchor's
+# turn as ``blocks`` = (bcols, bn, bsize, boff, bstride, block_of)
+# (:func:`block_scratch`, filled by :func:`build_blocks`).
+
 
 @njit(cache=True)
 def decode(a: int, h: np.ndarray, stride: np.ndarray, s: np.ndarray) -> None:  # pragma: no cover
@@ -63,24 +69,29 @@ def won_mask(s: np.ndarray, h: np.ndarray) -> int:  # pragma: no cover
 
 
 @njit(cache=True)
+def block_scratch(
+    k: int,
+) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]:  # pragma: no cover
+    """Return empty ``blocks`` for a board of ``k`` columns, for :func:`build_blocks` to fill."""
+    return (np.zeros((256, 3), np.int64), np.zeros(256, np.int64), np.zeros(256, np.int64),
+            np.zeros(256, np.int64), np.zeros((256, 3), np.int64),
+            np.full(1 << k, -1, np.int64))  # fmt: skip
+
+
+@njit(cache=True)
 def build_blocks(
-    s: np.ndarray,
-    h: np.ndarray,
-    markers: int,
-    bcols: np.ndarray,
-    bn: np.ndarray,
-    bsize: np.ndarray,
-    boff: np.ndarray,
-    bstride: np.ndarray,
-    block_of: np.ndarray,
+    s: np.ndarray, h: np.ndarray, markers: int, blocks: tuple[np.ndarray, ...]
 ) -> int:  # pragma: no cover
-    """Lay out the in-turn positions of anchor ``s``; return how many blocks there are.
+    """Lay out the in-turn positions of anchor ``s`` in ``blocks``; return how many blocks.
 
     Blocks are the sets of up to ``markers`` open columns, largest first; each
     block's positions follow the previous block's.  ``block_of[mask]`` is the
     block of a column set (left as it was for sets that are not blocks: the
     caller resets it with :func:`clear_blocks`).
     """
+    bcols, bn, bsize, boff, bstride, block_of = blocks
     k = h.shape[0]
     nb = 0
     offset = 0
@@ -133,10 +144,9 @@ def build_blocks(
 
 
 @njit(cache=True)
-def clear_blocks(
-    nb: int, bcols: np.ndarray, bn: np.ndarray, block_of: np.ndarray
-) -> None:  # pragma: no cover
+def clear_blocks(nb: int, blocks: tuple[np.ndarray, ...]) -> None:  # pragma: no cover
     """Reset the ``block_of`` entries that :func:`build_blocks` set."""
+    bcols, bn, block_of = blocks[0], blocks[1], blocks[5]
     for b in range(nb):
         mask = 0
         for j in range(bn[b]):
@@ -145,27 +155,52 @@ def clear_blocks(
 
 
 @njit(cache=True)
+def open_classes(
+    s: np.ndarray, h: np.ndarray
+) -> tuple[int, np.ndarray, np.ndarray]:  # pragma: no cover
+    """Return the columns won at anchor ``s``, and each column's class and room without a marker.
+
+    The room is the spaces above the square; the class is the room, 2 for
+    two or more.
+    """
+    k = h.shape[0]
+    cls = np.empty(k, np.int64)
+    room = np.empty(k, np.int64)
+    for c in range(k):
+        room[c] = h[c] - s[c]
+        cls[c] = min(room[c], 2)
+    return won_mask(s, h), cls, room
+
+
+@njit(cache=True)
+def request(
+    entry: np.ndarray, key: int, misses: np.ndarray, recorded: int, a: int, t: int
+) -> int:  # pragma: no cover
+    """Ask for the missing table entry ``key``, met at in-turn position ``t`` of anchor ``a``.
+
+    An entry not yet asked for is marked requested and, while ``misses`` has
+    room, written there as (entry key, anchor, position) after the
+    ``recorded`` already written.  Returns how many are written now.
+    """
+    if entry[key] == UNKNOWN:
+        entry[key] = REQUESTED
+        if recorded < misses.shape[0]:
+            misses[recorded, 0] = key
+            misses[recorded, 1] = a
+            misses[recorded, 2] = t
+            recorded += 1
+    return recorded
+
+
+@njit(cache=True)
 def turn_pass(
     a: int,
     x: float,
     s: np.ndarray,
-    h: np.ndarray,
-    stride: np.ndarray,
+    tables: tuple[np.ndarray, ...],
     values: np.ndarray,
-    over: np.ndarray,
-    roll_cols: np.ndarray,
-    roll_ncols: np.ndarray,
-    roll_base: np.ndarray,
-    roll_weight: np.ndarray,
-    entry: np.ndarray,
-    pool: np.ndarray,
     nb: int,
-    bcols: np.ndarray,
-    bn: np.ndarray,
-    bsize: np.ndarray,
-    boff: np.ndarray,
-    bstride: np.ndarray,
-    block_of: np.ndarray,
+    blocks: tuple[np.ndarray, ...],
     w: np.ndarray,
     d: np.ndarray,
     roll_value: np.ndarray,
@@ -182,13 +217,10 @@ def turn_pass(
     requested but not written (``misses`` was full) are found again once the
     caller resets them to unknown.
     """
+    h, stride, over, roll_cols, roll_ncols, roll_base, roll_weight, entry, pool = tables
+    bcols, bn, bsize, boff, bstride, block_of = blocks
     k = h.shape[0]
-    wmask = won_mask(s, h)
-    cls = np.empty(k, np.int64)
-    room = np.empty(k, np.int64)
-    for i in range(k):
-        room[i] = h[i] - s[i]
-        cls[i] = min(room[i], 2)
+    wmask, cls, room = open_classes(s, h)
     u = np.zeros(k, np.int64)
     nu = np.zeros(k, np.int64)
     missing = 0
@@ -221,13 +253,7 @@ def turn_pass(
                 key += n * scale
                 e = entry[key]
                 if e < 0:
-                    if e == UNKNOWN:
-                        entry[key] = REQUESTED
-                        if recorded < misses.shape[0]:
-                            misses[recorded, 0] = key
-                            misses[recorded, 1] = a
-                            misses[recorded, 2] = t
-                            recorded += 1
+                    recorded = request(entry, key, misses, recorded, a, t)
                     missing += 1
                     continue
                 weight = roll_weight[r]
@@ -287,17 +313,9 @@ def turn_pass(
 def solve_anchors(
     anchors: np.ndarray,
     start: int,
-    h: np.ndarray,
-    stride: np.ndarray,
+    tables: tuple[np.ndarray, ...],
     markers: int,
     values: np.ndarray,
-    over: np.ndarray,
-    roll_cols: np.ndarray,
-    roll_ncols: np.ndarray,
-    roll_base: np.ndarray,
-    roll_weight: np.ndarray,
-    entry: np.ndarray,
-    pool: np.ndarray,
     w: np.ndarray,
     d: np.ndarray,
     roll_value: np.ndarray,
@@ -313,54 +331,81 @@ def solve_anchors(
     and call again from there.  ``stats``
     accumulates anchors solved, in-turn positions and passes.
     """
-    k = h.shape[0]
-    s = np.zeros(k, np.int64)
-    bcols = np.zeros((256, 3), np.int64)
-    bn = np.zeros(256, np.int64)
-    bsize = np.zeros(256, np.int64)
-    boff = np.zeros(256, np.int64)
-    bstride = np.zeros((256, 3), np.int64)
-    block_of = np.full(1 << k, -1, np.int64)
+    h = tables[0]
+    s = np.zeros(h.shape[0], np.int64)
+    blocks = block_scratch(h.shape[0])
+    boff = blocks[3]
     for position in range(start, anchors.shape[0]):
         a = anchors[position]
-        decode(a, h, stride, s)
-        if over[won_mask(s, h)]:
-            values[a] = 0.0
+        nb = begin_anchor(a, s, tables, values, markers, blocks)
+        if nb == 0:
             continue
-        nb = build_blocks(s, h, markers, bcols, bn, bsize, boff, bstride, block_of)
-        x = first_guess(a, s, h, stride, values, over)
+        x = first_guess(a, s, tables, values)
         passes = 0
         while True:
-            missing = turn_pass(
-                a, x, s, h, stride, values, over, roll_cols, roll_ncols, roll_base,
-                roll_weight, entry, pool, nb, bcols, bn, bsize, boff, bstride, block_of,
-                w, d, roll_value, misses,
-            )  # fmt: skip
+            missing = turn_pass(a, x, s, tables, values, nb, blocks, w, d, roll_value, misses)
             passes += 1
             if missing >= 0:
-                clear_blocks(nb, bcols, bn, block_of)
+                clear_blocks(nb, blocks)
                 return position, missing
-            start_at = boff[nb - 1]
-            f = w[start_at]
-            slope = d[start_at]
-            nxt = (f - slope * x) / (1.0 - slope)
-            done = abs(nxt - x) <= TOLERANCE * abs(nxt) or passes >= MAX_PASSES
-            x = nxt
+            x, done = newton_step(x, w[boff[nb - 1]], d[boff[nb - 1]], passes)
             if done:
                 break
         values[a] = x
-        stats[0] += 1
-        stats[1] += boff[nb - 1] + 1
-        stats[2] += passes
-        if passes >= MAX_PASSES:
-            stats[3] += 1
-        clear_blocks(nb, bcols, bn, block_of)
+        count_anchor(stats, boff[nb - 1] + 1, passes)
+        clear_blocks(nb, blocks)
     return anchors.shape[0], -1
 
 
 @njit(cache=True)
+def newton_step(
+    x: float, f: float, slope: float, passes: int
+) -> tuple[float, bool]:  # pragma: no cover
+    """Return Newton's next value from ``x``, and whether it is the last.
+
+    At ``x`` the turn's start is worth ``f``, with ``slope``.  The last value
+    is the one that moves less than :data:`TOLERANCE` relatively, or the one
+    after :data:`MAX_PASSES` passes.
+    """
+    nxt = (f - slope * x) / (1.0 - slope)
+    return nxt, abs(nxt - x) <= TOLERANCE * abs(nxt) or passes >= MAX_PASSES
+
+
+@njit(cache=True)
+def count_anchor(stats: np.ndarray, positions: int, passes: int) -> None:  # pragma: no cover
+    """Add an anchor solved to ``stats``: anchors, in-turn positions, passes, anchors unsettled."""
+    stats[0] += 1
+    stats[1] += positions
+    stats[2] += passes
+    if passes >= MAX_PASSES:
+        stats[3] += 1
+
+
+@njit(cache=True)
+def begin_anchor(
+    a: int,
+    s: np.ndarray,
+    tables: tuple[np.ndarray, ...],
+    values: np.ndarray,
+    markers: int,
+    blocks: tuple[np.ndarray, ...],
+) -> int:  # pragma: no cover
+    """Decode anchor ``a`` into ``s`` and build its blocks; return how many.
+
+    An anchor already won is worth 0 turns: its value is written and no
+    block is built (0 is returned).
+    """
+    h, stride, over = tables[0], tables[1], tables[2]
+    decode(a, h, stride, s)
+    if over[won_mask(s, h)]:
+        values[a] = 0.0
+        return 0
+    return build_blocks(s, h, markers, blocks)
+
+
+@njit(cache=True)
 def first_guess(
-    a: int, s: np.ndarray, h: np.ndarray, stride: np.ndarray, values: np.ndarray, over: np.ndarray
+    a: int, s: np.ndarray, tables: tuple[np.ndarray, ...], values: np.ndarray
 ) -> float:  # pragma: no cover
     """Return a starting value for Newton's method at anchor ``a``.
 
@@ -368,6 +413,7 @@ def first_guess(
     open column), so that the result does not depend on the order in which
     independent anchors are solved.
     """
+    h, stride, over = tables[0], tables[1], tables[2]
     for i in range(h.shape[0]):
         if s[i] < h[i]:
             s[i] += 1

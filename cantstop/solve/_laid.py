@@ -24,17 +24,17 @@ import numpy as np
 from numba import njit
 
 from cantstop.solve._kernel import (
-    MAX_PASSES,
-    REQUESTED,
     ROLLS,
-    TOLERANCE,
-    UNKNOWN,
-    build_blocks,
+    begin_anchor,
+    block_scratch,
     clear_blocks,
-    decode,
+    count_anchor,
     first_guess,
-    won_mask,
+    newton_step,
+    open_classes,
+    request,
 )
+from cantstop.solve._policy import NEVER, placings, player_pass
 
 #: A template store with no room left: the caller grows it and calls again.
 FULL = -3
@@ -140,22 +140,12 @@ def make_template(
 def lay_out(
     a: int,
     s: np.ndarray,
-    h: np.ndarray,
-    stride: np.ndarray,
+    tables: tuple[np.ndarray, ...],
     values: np.ndarray,
-    over: np.ndarray,
-    roll_cols: np.ndarray,
-    roll_ncols: np.ndarray,
-    roll_base: np.ndarray,
-    roll_weight: np.ndarray,
-    entry: np.ndarray,
-    pool: np.ndarray,
     templates: dict[int, int],
     store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     nb: int,
-    bcols: np.ndarray,
-    bn: np.ndarray,
-    bsize: np.ndarray,
+    blocks: tuple[np.ndarray, ...],
     slot: np.ndarray,
     mark: np.ndarray,
     group_of: np.ndarray,
@@ -181,15 +171,11 @@ def lay_out(
     (as :func:`turn_pass` does), or :data:`FULL` when the template store is
     full.
     """
+    h, stride, over, roll_cols, roll_ncols, roll_base, roll_weight, entry, pool = tables
+    bcols, bn, bsize = blocks[0], blocks[1], blocks[2]
     t_bust, t_start, g_weight, g_first, steps, _ = store
     gw, gfirst, succ = lay
-    k = h.shape[0]
-    wmask = won_mask(s, h)
-    cls = np.empty(k, np.int64)
-    room = np.empty(k, np.int64)
-    for c in range(k):
-        room[c] = h[c] - s[c]
-        cls[c] = min(room[c], 2)
+    wmask, cls, room = open_classes(s, h)
     missing = 0
     recorded = 0
     i = 0
@@ -230,13 +216,7 @@ def lay_out(
                 for r in range(roll_weight.shape[0]):
                     ekey = entry_key(r, cls, n, roll_cols, roll_ncols, roll_base)
                     if entry[ekey] < 0:
-                        if entry[ekey] == UNKNOWN:
-                            entry[ekey] = REQUESTED
-                            if recorded < misses.shape[0]:
-                                misses[recorded, 0] = ekey
-                                misses[recorded, 1] = a
-                                misses[recorded, 2] = t
-                                recorded += 1
+                        recorded = request(entry, ekey, misses, recorded, a, t)
                         missing += 1
             elif missing == 0:
                 slot[t - a] = i
@@ -281,9 +261,7 @@ def laid_pass(
     p_stop: np.ndarray,
     p_bust: np.ndarray,
     p_group: np.ndarray,
-    gw: np.ndarray,
-    gfirst: np.ndarray,
-    succ: np.ndarray,
+    lay: tuple[np.ndarray, np.ndarray, np.ndarray],
     w: np.ndarray,
     d: np.ndarray,
 ) -> None:  # pragma: no cover
@@ -294,6 +272,7 @@ def laid_pass(
     slope in ``x`` (ties keep the first best move, and a tie of stop and roll
     stops).
     """
+    gw, gfirst, succ = lay
     for i in range(count):
         total = p_bust[i] * (1.0 + x)
         slope = p_bust[i]
@@ -318,87 +297,82 @@ def laid_pass(
 
 
 @njit(cache=True)
-def solve_anchors_laid(
+def run_anchors(
     anchors: np.ndarray,
     start: int,
-    h: np.ndarray,
-    stride: np.ndarray,
+    tables: tuple[np.ndarray, ...],
     markers: int,
     values: np.ndarray,
-    over: np.ndarray,
-    roll_cols: np.ndarray,
-    roll_ncols: np.ndarray,
-    roll_base: np.ndarray,
-    roll_weight: np.ndarray,
-    entry: np.ndarray,
-    pool: np.ndarray,
     templates: dict[int, int],
     store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    policy: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     w: np.ndarray,
     d: np.ndarray,
     misses: np.ndarray,
     stats: np.ndarray,
 ) -> tuple[int, int]:  # pragma: no cover
-    """Solve ``anchors[start:]`` as :func:`solve_anchors` does, each turn laid out once.
+    """Solve ``anchors[start:]``, or value them as a player plays, each turn laid out once.
+
+    With ``policy`` = (width, slot_of, choice, likely, stop) of width 0
+    (:func:`cantstop.solve._policy.optimal`), each anchor is solved as
+    :func:`~cantstop.solve._kernel.solve_anchors` solves it, by Newton's
+    passes over its laid-out turn.  With a player's tables
+    (:class:`cantstop.solve.evaluate.PolicyTables`), it is valued as that
+    player plays it, by one :func:`~cantstop.solve._policy.player_pass`.
 
     Returns ``(position reached, code)``: code -1 when every anchor was
-    solved, the count of misses written when table entries are missing, and
+    done, the count of misses written when table entries are missing, and
     :data:`FULL` when the template store needs room; in both last cases the
-    anchor at that position is left unsolved.
+    anchor at that position is left undone.  ``stats`` accumulates anchors,
+    in-turn positions, passes and anchors that did not settle.
     """
+    h, over = tables[0], tables[2]
     k = h.shape[0]
     s = np.zeros(k, np.int64)
-    bcols = np.zeros((256, 3), np.int64)
-    bn = np.zeros(256, np.int64)
-    bsize = np.zeros(256, np.int64)
-    boff = np.zeros(256, np.int64)
-    bstride = np.zeros((256, 3), np.int64)
-    block_of = np.full(1 << k, -1, np.int64)
+    blocks = block_scratch(k)
     total = 1
     for c in range(k):
         total *= h[c] + 1
     slot = np.empty(total, np.int32)
+    pool = tables[8]
     mark = np.full(pool.shape[0], -1, np.int64)
     group_of = np.empty(pool.shape[0], np.int64)
     size = w.shape[0]
     p_stop = np.empty(size, np.float64)
     p_bust = np.empty(size, np.float64)
     p_group = np.empty(size + 1, np.int64)
+    placed = (np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64))
     lay = (np.empty(32 * size, np.float64), np.empty(32 * size + 1, np.int64),
            np.empty(64 * size, np.int64))  # fmt: skip
     for position in range(start, anchors.shape[0]):
         a = anchors[position]
-        decode(a, h, stride, s)
-        if over[won_mask(s, h)]:
-            values[a] = 0.0
+        nb = begin_anchor(a, s, tables, values, markers, blocks)
+        if nb == 0:
             continue
-        nb = build_blocks(s, h, markers, bcols, bn, bsize, boff, bstride, block_of)
         code, lay = lay_out(
-            a, s, h, stride, values, over, roll_cols, roll_ncols, roll_base, roll_weight,
-            entry, pool, templates, store, nb, bcols, bn, bsize, slot, mark, group_of, p_stop,
+            a, s, tables, values, templates, store, nb, blocks, slot, mark, group_of, p_stop,
             p_bust, p_group, lay, misses,
         )  # fmt: skip
-        clear_blocks(nb, bcols, bn, block_of)
         if code != -1:
+            clear_blocks(nb, blocks)
             return position, code
-        count = boff[nb - 1] + 1
-        gw, gfirst, succ = lay
-        x = first_guess(a, s, h, stride, values, over)
+        count = blocks[3][nb - 1] + 1
+        if policy[0]:
+            placings(a, s, h, nb, blocks, policy, placed)
+        clear_blocks(nb, blocks)
+        if policy[0]:
+            f, b = player_pass(count, k, over, p_stop, p_bust, p_group, lay, placed, policy, w, d)
+            values[a] = np.inf if 1.0 - b <= NEVER else f / (1.0 - b)
+            count_anchor(stats, count, 1)
+            continue
+        x = first_guess(a, s, tables, values)
         passes = 0
         while True:
-            laid_pass(x, count, p_stop, p_bust, p_group, gw, gfirst, succ, w, d)
+            laid_pass(x, count, p_stop, p_bust, p_group, lay, w, d)
             passes += 1
-            f = w[count - 1]
-            slope = d[count - 1]
-            nxt = (f - slope * x) / (1.0 - slope)
-            done = abs(nxt - x) <= TOLERANCE * abs(nxt) or passes >= MAX_PASSES
-            x = nxt
+            x, done = newton_step(x, w[count - 1], d[count - 1], passes)
             if done:
                 break
         values[a] = x
-        stats[0] += 1
-        stats[1] += count
-        stats[2] += passes
-        if passes >= MAX_PASSES:
-            stats[3] += 1
+        count_anchor(stats, count, passes)
     return anchors.shape[0], -1

@@ -36,10 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cantstop.solve._kernel import ROLLS, build_blocks, clear_blocks, decode, won_mask
-from cantstop.solve._laid import FULL, lay_out
+from cantstop.solve._kernel import ROLLS, won_mask
 
-__all__ = ["FULL", "NEVER", "evaluate_anchors"]
+__all__ = ["NEVER", "optimal", "placings", "player_pass"]
 
 #: A turn whose chance of not busting is this small or less never ends well (as in ``evaluate``).
 NEVER = 1e-9
@@ -51,14 +50,9 @@ def placings(
     s: np.ndarray,
     h: np.ndarray,
     nb: int,
-    bcols: np.ndarray,
-    bn: np.ndarray,
-    bsize: np.ndarray,
-    width: int,
-    slot_of: np.ndarray,
-    p_slot: np.ndarray,
-    p_pack: np.ndarray,
-    p_top: np.ndarray,
+    blocks: tuple[np.ndarray, ...],
+    policy: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    placed: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> int:  # pragma: no cover
     """Give each position of anchor ``a``'s turn, numbered as ``lay_out`` does, its placing's slot.
 
@@ -66,8 +60,12 @@ def placings(
     ``p_pack[i]`` its climbs, four bits per column (column index ``c`` at bit
     ``4 * c``; no column is taller than 15), and ``p_top[i]`` the columns won
     or topped by a marker.
-    Returns the number of positions.
+    Those three arrays are ``placed``, and ``policy`` is the player's tables
+    (``slot_of`` is its second).  Returns the number of positions.
     """
+    bcols, bn, bsize = blocks[0], blocks[1], blocks[2]
+    width, slot_of = policy[0], policy[1]
+    p_slot, p_pack, p_top = placed
     k = h.shape[0]
     wmask = won_mask(s, h)
     room = np.empty(k, np.int64)
@@ -124,23 +122,21 @@ def player_pass(
     p_stop: np.ndarray,
     p_bust: np.ndarray,
     p_group: np.ndarray,
-    gw: np.ndarray,
-    gfirst: np.ndarray,
-    succ: np.ndarray,
-    p_slot: np.ndarray,
-    p_pack: np.ndarray,
-    p_top: np.ndarray,
-    choice: np.ndarray,
-    likely: np.ndarray,
-    stop: np.ndarray,
+    lay: tuple[np.ndarray, np.ndarray, np.ndarray],
+    placed: tuple[np.ndarray, np.ndarray, np.ndarray],
+    policy: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     w: np.ndarray,
     d: np.ndarray,
-) -> None:  # pragma: no cover
+) -> tuple[float, float]:  # pragma: no cover
     """Value the ``count`` laid-out positions as the player plays them, a bust costing 1.
 
     ``w`` gets each position's value at ``x = 0`` and ``d`` its slope in ``x``.
-    The tie-break is worked out only between moves of equal score.
+    The tie-break is worked out only between moves of equal score.  Returns
+    the turn start's value and slope, ``(w, d)`` of the last position.
     """
+    gw, gfirst, succ = lay
+    p_slot, p_pack, p_top = placed
+    choice, likely, stop = policy[2], policy[3], policy[4]
     for i in range(count):
         if (
             i < count - 1
@@ -179,90 +175,14 @@ def player_pass(
             slope += gw[q] * d[best]
         w[i] = total / ROLLS
         d[i] = slope / ROLLS
+    return w[count - 1], d[count - 1]
 
 
-@njit(cache=True)
-def evaluate_anchors(
-    anchors: np.ndarray,
-    start: int,
-    h: np.ndarray,
-    stride: np.ndarray,
-    markers: int,
-    values: np.ndarray,
-    over: np.ndarray,
-    roll_cols: np.ndarray,
-    roll_ncols: np.ndarray,
-    roll_base: np.ndarray,
-    roll_weight: np.ndarray,
-    entry: np.ndarray,
-    pool: np.ndarray,
-    templates: dict[int, int],
-    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    width: int,
-    slot_of: np.ndarray,
-    choice: np.ndarray,
-    likely: np.ndarray,
-    stop: np.ndarray,
-    w: np.ndarray,
-    d: np.ndarray,
-    misses: np.ndarray,
-    stats: np.ndarray,
-) -> tuple[int, int]:  # pragma: no cover
-    """Evaluate ``anchors[start:]`` in order into ``values``, as the solver solves them.
+def optimal() -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return the policy that stands for optimal play: width 0, and empty tables of the right types.
 
-    Returns ``(position reached, code)`` with the codes of
-    :func:`cantstop.solve._laid.solve_anchors_laid`: -1 when every anchor is
-    done, the count of misses written when table entries are missing, and
-    :data:`FULL` when the template store needs room.
+    :func:`cantstop.solve._laid.run_anchors` solves an anchor when given it
+    and values it as a player plays when given that player's tables.
     """
-    k = h.shape[0]
-    s = np.zeros(k, np.int64)
-    bcols = np.zeros((256, 3), np.int64)
-    bn = np.zeros(256, np.int64)
-    bsize = np.zeros(256, np.int64)
-    boff = np.zeros(256, np.int64)
-    bstride = np.zeros((256, 3), np.int64)
-    block_of = np.full(1 << k, -1, np.int64)
-    total = 1
-    for c in range(k):
-        total *= h[c] + 1
-    slot = np.empty(total, np.int32)
-    mark = np.full(pool.shape[0], -1, np.int64)
-    group_of = np.empty(pool.shape[0], np.int64)
-    size = w.shape[0]
-    p_stop = np.empty(size, np.float64)
-    p_bust = np.empty(size, np.float64)
-    p_group = np.empty(size + 1, np.int64)
-    p_slot = np.empty(size, np.int64)
-    p_pack = np.empty(size, np.int64)
-    p_top = np.empty(size, np.int64)
-    lay = (np.empty(32 * size, np.float64), np.empty(32 * size + 1, np.int64),
-           np.empty(64 * size, np.int64))  # fmt: skip
-    for position in range(start, anchors.shape[0]):
-        a = anchors[position]
-        decode(a, h, stride, s)
-        if over[won_mask(s, h)]:
-            values[a] = 0.0
-            continue
-        nb = build_blocks(s, h, markers, bcols, bn, bsize, boff, bstride, block_of)
-        code, lay = lay_out(
-            a, s, h, stride, values, over, roll_cols, roll_ncols, roll_base, roll_weight,
-            entry, pool, templates, store, nb, bcols, bn, bsize, slot, mark, group_of, p_stop,
-            p_bust, p_group, lay, misses,
-        )  # fmt: skip
-        if code != -1:
-            clear_blocks(nb, bcols, bn, block_of)
-            return position, code
-        count = placings(a, s, h, nb, bcols, bn, bsize, width, slot_of, p_slot, p_pack, p_top)
-        clear_blocks(nb, bcols, bn, block_of)
-        gw, gfirst, succ = lay
-        player_pass(
-            count, k, over, p_stop, p_bust, p_group, gw, gfirst, succ, p_slot, p_pack, p_top,
-            choice, likely, stop, w, d,
-        )  # fmt: skip
-        f = w[count - 1]
-        b = d[count - 1]
-        values[a] = np.inf if 1.0 - b <= NEVER else f / (1.0 - b)
-        stats[0] += 1
-        stats[1] += count
-    return anchors.shape[0], -1
+    return (0, np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.float64),
+            np.zeros((1, 1, 1), np.bool_))  # fmt: skip

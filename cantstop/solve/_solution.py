@@ -24,7 +24,7 @@ import numpy as np
 
 from cantstop import MARKERS, Move, Phase, Rules, State, format_state
 from cantstop.errors import IllegalAction, InvalidRules, InvalidState
-from cantstop.solve import _kernel, _laid
+from cantstop.solve import _kernel, _laid, _policy
 from cantstop.solve.board import Board
 
 __all__ = ["Solution", "SolveStats", "Turn", "solve"]
@@ -79,19 +79,10 @@ class Turn:
         self.squares = squares
         #: The anchor's value: expected turns to win from the start of this turn.
         self.value = value
-        k = len(board.columns)
         size = board.largest_turn()
-        self._bcols = np.zeros((256, 3), np.int64)
-        self._bn = np.zeros(256, np.int64)
-        bsize = np.zeros(256, np.int64)
-        self._boff = np.zeros(256, np.int64)
-        self._bstride = np.zeros((256, 3), np.int64)
-        self._block_of = np.full(1 << k, -1, np.int64)
+        self._blocks = _kernel.block_scratch(len(board.columns))
         s = np.array(squares, np.int64)
-        nb = _kernel.build_blocks(
-            s, board.h, MARKERS, self._bcols, self._bn, bsize, self._boff, self._bstride,
-            self._block_of,
-        )  # fmt: skip
+        nb = _kernel.build_blocks(s, board.h, MARKERS, self._blocks)
         self._w = np.zeros(size)
         d = np.zeros(size)
         self._roll = np.zeros(size)
@@ -99,10 +90,8 @@ class Turn:
         anchor = board.number(squares)
         while True:
             found = _kernel.turn_pass(
-                anchor, value, s, board.h, board.stride, values, board.over, board.roll_cols,
-                board.roll_ncols, board.roll_base, board.roll_weight, board.entry, board.pool,
-                nb, self._bcols, self._bn, bsize, self._boff, self._bstride, self._block_of,
-                self._w, d, self._roll, misses,
+                anchor, value, s, board.tables(), values, nb, self._blocks, self._w, d,
+                self._roll, misses,
             )  # fmt: skip
             if found < 0:
                 break
@@ -111,15 +100,16 @@ class Turn:
 
     def _index(self, climbs: tuple[int, ...]) -> int:
         mask = sum(1 << i for i, u in enumerate(climbs) if u)
-        block = int(self._block_of[mask])
+        bcols, bn, _, boff, bstride, block_of = self._blocks
+        block = int(block_of[mask])
         if block < 0:
             raise InvalidState(
                 f"{bin(mask).count('1')} markers are more than the {MARKERS} a turn has", "R16.1"
             )
-        position = int(self._boff[block])
-        for j in range(int(self._bn[block])):
-            c = int(self._bcols[block, j])
-            position += (climbs[c] - 1) * int(self._bstride[block, j])
+        position = int(boff[block])
+        for j in range(int(bn[block])):
+            c = int(bcols[block, j])
+            position += (climbs[c] - 1) * int(bstride[block, j])
         return position
 
     def expected(self, climbs: tuple[int, ...]) -> float:
@@ -308,16 +298,14 @@ def run_kernel(
         end = min(total, position + CHUNK)
         if kernel == "laid":
             assert isinstance(store, Templates)
-            reached, found = _laid.solve_anchors_laid(
-                anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
-                board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight,
-                board.entry, board.pool, store.keys, store.arrays, w, d, misses, stats,
+            reached, found = _laid.run_anchors(
+                anchors[:end], position, board.tables(), MARKERS, values, store.keys,
+                store.arrays, _policy.optimal(), w, d, misses, stats,
             )  # fmt: skip
         else:
             reached, found = _kernel.solve_anchors(
-                anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
-                board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight,
-                board.entry, board.pool, w, d, rolling, misses, stats,
+                anchors[:end], position, board.tables(), MARKERS, values, w, d, rolling, misses,
+                stats,
             )  # fmt: skip
         position = reached
         if found == _laid.FULL:

@@ -260,6 +260,16 @@ class Board:
         self.entry[key] = self.pool_used
         self.pool_used = end
 
+    def tables(self) -> tuple[np.ndarray, ...]:
+        """Return the tables as the kernels take them: heights, strides, wins, rolls, entries, pool.
+
+        That is ``(h, stride, over, roll_cols, roll_ncols, roll_base,
+        roll_weight, entry, pool)``; ask again after :meth:`fill`, which may
+        grow the pool.
+        """
+        return (self.h, self.stride, self.over, self.roll_cols, self.roll_ncols, self.roll_base,
+                self.roll_weight, self.entry, self.pool)  # fmt: skip
+
     def largest_turn(self) -> int:
         """Return the number of in-turn positions of the empty board's turn, the most of any."""
         # Elementary symmetric sums of the heights, up to three markers.

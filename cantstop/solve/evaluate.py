@@ -35,7 +35,7 @@ import numpy as np
 from cantstop import MARKERS, Event, Phase, Rules, State, Stop, new_game, roll_outcomes
 from cantstop.errors import IllegalAction
 from cantstop.players import Decision, Player, Rule28Player, decide
-from cantstop.solve import _laid, _policy
+from cantstop.solve import _laid
 from cantstop.solve._solution import CHUNK, MISS_BUFFER, Templates
 from cantstop.solve.board import Board, check_solitaire
 
@@ -234,17 +234,16 @@ def evaluate_on_tables(
     w = np.zeros(size)
     d = np.zeros(size)
     misses = np.zeros((MISS_BUFFER, 3), np.int64)
-    stats = np.zeros(2, np.int64)
+    stats = np.zeros(4, np.int64)
     store = Templates()
     position = 0
     engine = 0.0
     while position < len(anchors):
         end = min(len(anchors), position + CHUNK)
-        position, found = _policy.evaluate_anchors(
-            anchors[:end], position, board.h, board.stride, MARKERS, values, board.over,
-            board.roll_cols, board.roll_ncols, board.roll_base, board.roll_weight, board.entry,
-            board.pool, store.keys, store.arrays, tables.width, tables.slot_of, tables.choice,
-            tables.likely, tables.stop, w, d, misses, stats,
+        position, found = _laid.run_anchors(
+            anchors[:end], position, board.tables(), MARKERS, values, store.keys, store.arrays,
+            (tables.width, tables.slot_of, tables.choice, tables.likely, tables.stop), w, d,
+            misses, stats,
         )  # fmt: skip
         if found == _laid.FULL:
             store.grow()

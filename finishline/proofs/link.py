@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from dicekit.proofs.verdicts import LinkReport
 from finishline import Config as EngineConfig
@@ -173,6 +173,29 @@ def rolls_reduce(states: Iterable[State]) -> LinkReport:
     return LinkReport(cases, problems)
 
 
+def _compare(
+    config: Config,
+    states: Iterable[State],
+    phase: Phase,
+    mutations: frozenset[str],
+    check: Callable[[Model, State], tuple[int, list[str]]],
+) -> LinkReport:
+    """Run ``check`` on the model of ``config``, broken by ``mutations``, at each ``phase`` state.
+
+    ``check`` returns how many cases it compared and the problems it found.
+    """
+    model = Model(config, PY, mutations)
+    problems: list[str] = []
+    cases = 0
+    for state in states:
+        if state.phase is phase:
+            model.forget()
+            compared, found = check(model, state)
+            cases += compared
+            problems.extend(found)
+    return LinkReport(cases, problems)
+
+
 def rolls_agree(
     config: Config, states: Iterable[State], mutations: frozenset[str] = frozenset()
 ) -> LinkReport:
@@ -180,32 +203,29 @@ def rolls_agree(
 
     ``mutations`` breaks the model as in :data:`~finishline.proofs.mutations.MUTANTS`.
     """
-    model = Model(config, PY, mutations)
+    return _compare(config, states, Phase.ROLL, mutations, _roll_problems)
+
+
+def _roll_problems(model: Model, state: State) -> tuple[int, list[str]]:
+    s = values_of(state)
     problems: list[str] = []
-    cases = 0
-    for state in states:
-        if state.phase is not Phase.ROLL:
+    for d1, d2 in ROLLS:
+        step = state.step(Roll((d1, d2)))
+        rolled = model.roll(s, (d1, d2))
+        forfeit = model.forfeit(s, (d1, d2))
+        if bool(rolled.guard) == bool(forfeit.guard):
+            problems.append(
+                f"{format_state(state)} r{d1}{d2}: roll and forfeit both {rolled.guard}"
+            )
             continue
-        s = values_of(state)
-        model.forget()
-        for d1, d2 in ROLLS:
-            cases += 1
-            step = state.step(Roll((d1, d2)))
-            rolled = model.roll(s, (d1, d2))
-            forfeit = model.forfeit(s, (d1, d2))
-            if bool(rolled.guard) == bool(forfeit.guard):
-                problems.append(
-                    f"{format_state(state)} r{d1}{d2}: roll and forfeit both {rolled.guard}"
-                )
-                continue
-            after = rolled.after if rolled.guard else forfeit.after
-            expected = values_of(step.state)
-            if _projection(after) != _projection(expected):
-                problems.append(
-                    f"{format_state(state)} r{d1}{d2}: engine {format_state(step.state)}, "
-                    f"model {state_text(config, after)}"
-                )
-    return LinkReport(cases, problems)
+        after = rolled.after if rolled.guard else forfeit.after
+        expected = values_of(step.state)
+        if _projection(after) != _projection(expected):
+            problems.append(
+                f"{format_state(state)} r{d1}{d2}: engine {format_state(step.state)}, "
+                f"model {state_text(model.config, after)}"
+            )
+    return len(ROLLS), problems
 
 
 def actions_agree(
@@ -213,31 +233,25 @@ def actions_agree(
 ) -> LinkReport:
     """Check every CHOOSE state: the same legal actions, each to the same state (R4 to R8).
 
-    ``mutations`` breaks the model as in :data:`~finishline.proofs.mutations.MUTANTS`.
+    The model is broken by ``mutations``, named as in :data:`~finishline.proofs.mutations.MUTANTS`.
     """
-    model = Model(config, PY, mutations)
-    problems: list[str] = []
-    cases = 0
-    for state in states:
-        if state.phase is not Phase.CHOOSE:
-            continue
-        model.forget()
-        found = model_actions(model, values_of(state))
-        engine = {format_action(a): state.apply(a) for a in state.legal_actions()}
-        cases += len(engine)
-        if set(found) != set(engine):
-            problems.append(
-                f"{format_state(state)}: only the engine has {sorted(set(engine) - set(found))}, "
-                f"only the model {sorted(set(found) - set(engine))}"
-            )
-            continue
-        for text, after in engine.items():
-            if _projection(found[text]) != _projection(values_of(after)):
-                problems.append(
-                    f"{format_state(state)} {text}: engine {format_state(after)}, "
-                    f"model {state_text(config, found[text])}"
-                )
-    return LinkReport(cases, problems)
+    return _compare(config, states, Phase.CHOOSE, mutations, _action_problems)
+
+
+def _action_problems(model: Model, state: State) -> tuple[int, list[str]]:
+    found = model_actions(model, values_of(state))
+    engine = {format_action(a): state.apply(a) for a in state.legal_actions()}
+    if set(found) != set(engine):
+        return len(engine), [
+            f"{format_state(state)}: only the engine has {sorted(set(engine) - set(found))}, "
+            f"only the model {sorted(set(found) - set(engine))}"
+        ]
+    return len(engine), [
+        f"{format_state(state)} {text}: engine {format_state(after)}, "
+        f"model {state_text(model.config, found[text])}"
+        for text, after in engine.items()
+        if _projection(found[text]) != _projection(values_of(after))
+    ]
 
 
 def engine_config(config: Config) -> EngineConfig:
