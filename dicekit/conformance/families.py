@@ -46,7 +46,7 @@ class ChanceForms(Protocol):
     A game whose chance outcomes each stand for several actions a port may be
     sent (two dice thrown in either order, which the state then writes
     sorted) lists them all, so that the suite also applies the forms that
-    :meth:`~dicekit.protocol.Game.chance_outcomes` does not list.
+    :meth:`~dicekit.protocol.Core.chance_outcomes` does not list.
     """
 
     def chance_forms(self, state: Any) -> Sequence[Any]:
