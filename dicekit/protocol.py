@@ -59,6 +59,7 @@ from typing import (
 if TYPE_CHECKING:
     from dicekit.commandline import CommandLine
     from dicekit.conformance.choice import OwnSuite
+    from dicekit.conformance.families import ChanceForms
     from dicekit.conformance.serve import ServesOps
     from dicekit.conformance.textfamilies import BrokenSetups
     from dicekit.record import OwnRecords
@@ -146,6 +147,9 @@ class Capability(enum.Enum):
     #: Setups each made to break one rule of the game's own data (a board given as data):
     #: :class:`dicekit.conformance.textfamilies.BrokenSetups`.
     BROKEN_SETUPS = ("BrokenSetups", ("broken_setups",))
+    #: Chance's actions in the forms a port may be sent beside those of ``chance_outcomes``
+    #: (dice in the order they fell): :class:`dicekit.conformance.families.ChanceForms`.
+    CHANCE_FORMS = ("ChanceForms", ("chance_forms",))
     #: The kinds of outcome an action may have, for the odds of a throw: :class:`Outcomes`.
     OUTCOMES = ("Outcomes", ("outcome_kinds", "outcomes"))
     #: Command-line options and commands of the game's own:
@@ -534,6 +538,8 @@ def capable(game: object, capability: Literal[Capability.OWN_RECORDS]) -> OwnRec
 def capable(game: object, capability: Literal[Capability.OWN_SUITE]) -> OwnSuite | None: ...
 @overload
 def capable(game: object, capability: Literal[Capability.BROKEN_SETUPS]) -> BrokenSetups | None: ...
+@overload
+def capable(game: object, capability: Literal[Capability.CHANCE_FORMS]) -> ChanceForms | None: ...
 @overload
 def capable(
     game: object, capability: Literal[Capability.OUTCOMES]

@@ -91,6 +91,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
     """Each row names a class with the methods the row lists; every capability has its row."""
     import dicekit.commandline
     import dicekit.conformance.choice
+    import dicekit.conformance.families
     import dicekit.conformance.serve
     import dicekit.conformance.textfamilies
     import dicekit.protocol
@@ -104,6 +105,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         dicekit.record,
         dicekit.conformance.choice,
         dicekit.conformance.textfamilies,
+        dicekit.conformance.families,
         dicekit.commandline,
     ]
     rows = re.findall(r"^\| \{class\}`~?[\w.]*?(\w+)` \| (.*?) \|", TEXT, flags=re.MULTILINE)
@@ -122,6 +124,7 @@ def test_every_optional_protocol_of_the_table_exists_with_its_methods() -> None:
         "OwnRecords",
         "OwnSuite",
         "BrokenSetups",
+        "ChanceForms",
         "Outcomes",
         "CommandLine",
     ]

@@ -290,9 +290,7 @@ def throw_outcome(
     v = view(config, me, stones, tower)
     moves = prioritised(j for j in natural(v, ordered) if j.passes)
     if not moves:  # R4.4, R3.3
-        readings += ("forfeit-keeps-turn",)
-        if config.players > 2:
-            readings += ("turn-backwards",)
+        readings += ("forfeit-keeps-turn", *_passing_readings(config, me))
     elif ordered != dice:
         readings += ("unsorted-dice",)
     return Thrown(stones, tower, ordered, tuple(moves), readings)
@@ -373,9 +371,18 @@ def settle(
     if not again:
         if any(fields[n].colour == letter for n in passed):
             readings.append("passing-counts")
-        if config.players > 2:
-            readings.append("turn-backwards")
+        readings += _passing_readings(config, me)
     return Settled(after, tower, again, False, tuple(readings))
+
+
+def _passing_readings(config: Config, me: int) -> tuple[str, ...]:
+    """Return the readings under which the turn ``me`` passes would go to another player (R3.3).
+
+    Backwards, it goes to another player when there are more than two; with
+    no wrap-around, the last player's turn goes to nobody.
+    """
+    found = ("turn-backwards",) if config.players > 2 else ()
+    return (*found, "turn-no-wrap") if me == config.players - 1 else found
 
 
 def _same_step(config: Config, me: int, stones: Stones, step: int) -> tuple[int, int] | None:

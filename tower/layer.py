@@ -9,7 +9,9 @@ examples list legal moves in the order of R5.5
 (:attr:`~dicekit.protocol.Capability.ORDERS_MOVES`), and that it adds three
 keys to them (:class:`dicekit.spec.HasExampleKeys`): ``perft``, and
 ``board`` with ``board-change``, which state a board to be refused without a
-state.  It is also a :class:`~dicekit.protocol.Tagging`, whose rule tags
+state, and that a throw has a form for each order its dice fall in
+(:class:`dicekit.conformance.families.ChanceForms`).  It is also a
+:class:`~dicekit.protocol.Tagging`, whose rule tags
 :mod:`tower.tags` reads from the engine's decision records, a
 :class:`~dicekit.protocol.TextPicture` with its :class:`~dicekit.protocol.Legend`
 (:mod:`tower.text`) and an
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from dicekit.boarddata import change
-from dicekit.dice import sorted_outcomes
+from dicekit.dice import ORDERED_THROWS, sorted_outcomes
 from dicekit.errors import RuleError
 from dicekit.forms import ModuleForms
 from dicekit.protocol import (
@@ -63,6 +65,7 @@ __all__ = ["GAME", "TowerGame"]
 _THROWS: tuple[tuple[Action, Fraction], ...] = tuple(
     (Throw((dice[0], dice[1])), chance) for dice, chance in sorted_outcomes(2)
 )
+_ORDERED: tuple[Action, ...] = tuple(Throw((dice[0], dice[1])) for dice in ORDERED_THROWS)
 
 
 #: The kinds of outcome that an event names of itself.
@@ -83,6 +86,7 @@ class TowerGame(ModuleForms[State, Action], SeatedGame):
             Capability.LEGEND,
             Capability.ORDERS_MOVES,
             Capability.BROKEN_SETUPS,
+            Capability.CHANCE_FORMS,
             Capability.OUTCOMES,
         },
     )
@@ -113,6 +117,18 @@ class TowerGame(ModuleForms[State, Action], SeatedGame):
     def chance_outcomes(self, state: State) -> Sequence[tuple[Action, Fraction]]:
         """Return the 21 sorted throws with their chances when the dice are to be thrown (R4.1)."""
         return _THROWS if state.phase is Phase.THROW else ()
+
+    def chance_forms(self, state: State) -> Sequence[Action]:
+        """Return the 36 throws in the order the dice fall, when the dice are to be thrown (R4.1).
+
+        A throw keeps the order of its dice (``t53``); the state after it
+        writes them sorted, so each throw of two different numbers has two
+        forms, and :meth:`chance_outcomes` lists the sorted one.
+
+        >>> [GAME.format_action(a) for a in GAME.chance_forms(GAME.new_game(GAME.config(2)))][:7]
+        ['t11', 't12', 't13', 't14', 't15', 't16', 't21']
+        """
+        return _ORDERED if state.phase is Phase.THROW else ()
 
     def step(self, state: State, action: Action) -> Step[State]:
         """Return the state after ``action`` and its event's name."""

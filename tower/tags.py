@@ -156,6 +156,12 @@ _TABLE: tuple[Reading, ...] = (
     Reading("unsorted-dice", "R4.1", _O, "the state keeps the dice in the order thrown"),
     Reading("forfeit-keeps-turn", "R4.4", _O, "after a forfeited throw the same player throws"),
     Reading("turn-backwards", "R3.3", _O, "the turn passes to the player before"),
+    Reading(
+        "turn-no-wrap",
+        "R3.3",
+        _O,
+        "the turn passes to the next number, with no wrap-around from the last player to player 0",
+    ),
     Reading("any-six-frees", "R8.3", _O, "a six frees the stone in the tower, whoever throws it"),
     Reading("six-frees-nothing", "R8.3", _O, "a six leaves the thrower's stone in the tower"),
     Reading(

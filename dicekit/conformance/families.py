@@ -6,6 +6,8 @@ family's name, and tagged with the rules the game's engine records for each
 answer (:class:`dicekit.protocol.Tagging`): :meth:`~dicekit.protocol.Tagging.choice_rules`
 for what may be done in a state, :meth:`~dicekit.protocol.Tagging.action_rules`
 for what an action does, the rule that refuses an illegal action first.
+A game whose chance actions come in more forms than its chance outcomes list
+(:class:`ChanceForms`) has those forms applied too (:func:`chance_form_cases`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from dicekit.conformance.pool import Pool, Setup, VectorError, make_case, play_game
 from dicekit.conformance.suite import Case
@@ -22,8 +24,10 @@ from dicekit.protocol import Capability, Game, Tagging, capable
 from dicekit.spec import Example, load_game_spec, parse_setup
 
 __all__ = [
+    "ChanceForms",
     "apply_cases",
     "chance_cases",
+    "chance_form_cases",
     "example_cases",
     "example_outcome",
     "game_cases",
@@ -34,6 +38,20 @@ __all__ = [
 
 #: What a case needs, from the setup its state was reached under.
 Needs = Callable[[str], Sequence[str]]
+
+
+class ChanceForms(Protocol):
+    """:attr:`~dicekit.protocol.Capability.CHANCE_FORMS`: chance's actions in every form they take.
+
+    A game whose chance outcomes each stand for several actions a port may be
+    sent (two dice thrown in either order, which the state then writes
+    sorted) lists them all, so that the suite also applies the forms that
+    :meth:`~dicekit.protocol.Core.chance_outcomes` does not list.
+    """
+
+    def chance_forms(self, state: Any) -> Sequence[Any]:
+        """Return every action chance may take in ``state``, each form of each outcome."""
+        ...
 
 
 def tagging(game: Game[Any, Any, Any]) -> Tagging[Any, Any]:
@@ -186,6 +204,52 @@ def apply_cases(game: Game[Any, Any, Any], pool: Pool, count: int) -> list[Case]
         cases.append(
             make_case(
                 f"apply-{len(cases) + 1:05d}",
+                tags.action_rules(state, action),
+                "apply",
+                needs(text),
+                state=text,
+                action=key[1],
+                expect=_result(game, state, action),
+            )
+        )
+    return cases
+
+
+def chance_form_cases(game: Game[Any, Any, Any], pool: Pool, count: int, first: int) -> list[Case]:
+    """Return chance's actions in forms its outcomes do not list, applied: the state after each.
+
+    Only a game that declares :class:`ChanceForms` has them: drawn from the
+    reachable states where chance acts, each a form of an outcome whose text
+    is not among the outcomes' (the dice in another order), numbered as
+    ``apply`` cases from ``first``, after the family's others.  Each is
+    tagged with the rules the game's engine records for it, as any action is.
+    """
+    forms = capable(game, Capability.CHANCE_FORMS)
+    if forms is None:
+        return []
+    tags = tagging(game)
+    needs = _needs(pool)
+    rng = random.Random("apply-forms")
+    live = pool.where(lambda state: bool(game.chance_outcomes(state)))
+    cases: list[Case] = []
+    seen: set[tuple[str, str]] = set()
+    for _ in range(count * 20):
+        if len(cases) >= count or not live:
+            break
+        text = rng.choice(live)
+        state = pool.states[text]
+        listed = {game.format_action(a) for a, _ in game.chance_outcomes(state)}
+        others = [a for a in forms.chance_forms(state) if game.format_action(a) not in listed]
+        if not others:
+            continue
+        action = others[rng.randrange(len(others))]
+        key = (text, game.format_action(action))
+        if key in seen:
+            continue
+        seen.add(key)
+        cases.append(
+            make_case(
+                f"apply-{first + len(cases):05d}",
                 tags.action_rules(state, action),
                 "apply",
                 needs(text),

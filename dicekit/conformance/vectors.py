@@ -21,7 +21,7 @@ from typing import Any
 from dicekit.conformance import families, textfamilies
 from dicekit.conformance.cases import suite_versions
 from dicekit.conformance.frozen import refuse_frozen
-from dicekit.conformance.pool import Setup, default_setups, state_pool
+from dicekit.conformance.pool import Pool, Setup, default_setups, state_pool
 from dicekit.conformance.schema import schema_text
 from dicekit.conformance.suite import Case
 from dicekit.conformance.vectorfiles import render, write_files
@@ -49,6 +49,9 @@ class Plan:
     max_actions: int = 600
     moves: int = 700
     apply: int = 800
+    #: Chance's actions in the forms its outcomes do not list, for a game that has them
+    #: (:class:`~dicekit.conformance.families.ChanceForms`), applied after the others.
+    chance_forms: int = 100
     illegal: int = 500
     chance: int = 200
     #: Whole games per setup, and the most actions each plays.
@@ -111,7 +114,7 @@ def generate_vectors(
     built: dict[str, Callable[[], list[Case]]] = {
         "spec-examples": lambda: families.example_cases(game),
         "moves": lambda: families.moves_cases(game, pool, plan.moves),
-        "apply": lambda: families.apply_cases(game, pool, plan.apply),
+        "apply": lambda: _apply(game, pool, plan),
         "illegal": lambda: families.illegal_cases(game, pool, plan.illegal),
         "chance": lambda: families.chance_cases(game, pool, plan.chance),
         "games": lambda: families.game_cases(game, setups, plan.games, plan.game_actions),
@@ -128,6 +131,12 @@ def generate_vectors(
     }
     out["schema.json"] = schema_text(suite, version)
     return out
+
+
+def _apply(game: Game[Any, Any, Any], pool: Pool, plan: Plan) -> list[Case]:
+    """Return the ``apply`` cases: actions and chance's outcomes, then chance's other forms."""
+    cases = families.apply_cases(game, pool, plan.apply)
+    return cases + families.chance_form_cases(game, pool, plan.chance_forms, len(cases) + 1)
 
 
 def write_vectors(

@@ -91,6 +91,8 @@ def _standing(t: Table, stones: tuple[tuple[int, ...], ...]) -> dict[int, tuple[
 
 
 def _next(me: int, players: int, flaws: frozenset[str]) -> int:
+    if "turn-no-wrap" in flaws:
+        return me + 1  # the last player's turn goes to a player who is not there
     return (me - 1) % players if "turn-backwards" in flaws else (me + 1) % players
 
 
