@@ -34,7 +34,7 @@ from cantstop.phase import Phase
 from cantstop.refusals import stop_blockers
 from dicekit.quote import brief
 from dicekit.turns import opening_config
-from dicekit.value import Value
+from dicekit.value import Notated
 
 # DROP_RULES can be imported from here too; it is documented in cantstop.analysis.
 __all__ = [
@@ -130,7 +130,7 @@ _from_sorted = ColumnMap._from_sorted_dict
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class State(Value):
+class State(Notated):
     """A game position: an immutable, hashable value.
 
     Make one with :func:`new_game`, :func:`~cantstop.parse_state` or
@@ -249,17 +249,6 @@ class State(Value):
         # The game is over exactly when a player holds enough columns, and then
         # its player is the winner (R12.1, R16.5): the constructor checks both.
         return self.player if self.phase is _OVER else None
-
-    def __repr__(self) -> str:
-        from cantstop.notation import format_state
-
-        return f"State({format_state(self)!r})"
-
-    def _repr_svg_(self) -> str:
-        """Return the board picture of :func:`cantstop.svg.state_svg`, for notebooks."""
-        from cantstop.svg import state_svg
-
-        return state_svg(self)
 
     # -- queries ---------------------------------------------------------------
 

@@ -25,9 +25,10 @@ Pair(left=3, right=4)
 
 from __future__ import annotations
 
-from typing import Self, TypeVar
+import importlib
+from typing import Any, Self, TypeVar
 
-__all__ = ["Value", "unchecked"]
+__all__ = ["Notated", "Value", "unchecked"]
 
 _T = TypeVar("_T")
 
@@ -42,6 +43,34 @@ class Value:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Self:
         return self
+
+
+class Notated(Value):
+    """Base of a game's state class that shows itself in the game's notation and pictures.
+
+    Its repr is ``State('...')`` with the state in notation, and notebooks
+    draw it.  Both come from the modules every game's package has (its
+    layout): ``notation.format_state`` and ``svg.state_svg`` of the package
+    that defines the class, imported when first needed, since those modules
+    import the state's.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        text: str = _own(self, "notation").format_state(self)
+        return f"{type(self).__name__}({text!r})"
+
+    def _repr_svg_(self) -> str:
+        """Return the state's picture by the game's ``svg.state_svg``, for notebooks."""
+        picture: str = _own(self, "svg").state_svg(self)
+        return picture
+
+
+def _own(value: object, module: str) -> Any:
+    """Return ``module`` of the package that defines ``value``'s class."""
+    package = type(value).__module__.partition(".")[0]
+    return importlib.import_module(f"{package}.{module}")
 
 
 def unchecked(cls: type[_T], **fields: object) -> _T:

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from dicekit.perft import ThrowCounts
 from dicekit.turns import opening_config
-from dicekit.value import Value, unchecked
+from dicekit.value import Notated, unchecked
 from finishline import decide
 from finishline.actions import Action, Double, Play, Roll, Sideways
 from finishline.board import Cell
@@ -73,7 +73,7 @@ _EMPTY_BOARD: decide.Board = (None,) * 24
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class State(Value):
+class State(Notated):
     """A game position: an immutable, hashable value.
 
     Make one with :func:`new_game`, :func:`~finishline.notation.parse_state`
@@ -108,17 +108,6 @@ class State(Value):
 
     def __post_init__(self) -> None:
         validate(self)
-
-    def __repr__(self) -> str:
-        from finishline.notation import format_state
-
-        return f"State({format_state(self)!r})"
-
-    def _repr_svg_(self) -> str:
-        """Return the picture of :func:`finishline.svg.state_svg`, for notebooks."""
-        from finishline.svg import state_svg
-
-        return state_svg(self)
 
     # -- queries -------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ from typing import NamedTuple
 from dicekit.dice import ORDERED_THROWS
 from dicekit.perft import ThrowCounts
 from dicekit.turns import is_player, next_player
-from dicekit.value import Value, unchecked
+from dicekit.value import Notated, unchecked
 from tower.actions import Action, Move, Throw
 from tower.config import Config
 from tower.decide import judge, natural, prioritised, settle, throw_outcome, view
@@ -82,7 +82,7 @@ class Step(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True, repr=False)
-class State(Value):
+class State(Notated):
     """A game position: an immutable, hashable value.
 
     Make one with :func:`new_game`, :func:`~tower.parse_state` or
@@ -108,17 +108,6 @@ class State(Value):
 
         check_state(self)
         object.__setattr__(self, "_moves", _legal_moves(self) if self.dice is not None else ())
-
-    def __repr__(self) -> str:
-        from tower.notation import format_state
-
-        return f"State({format_state(self)!r})"
-
-    def _repr_svg_(self) -> str:
-        """Return the drawing of :func:`tower.svg.state_svg`, for notebooks."""
-        from tower.svg import state_svg
-
-        return state_svg(self)
 
     @property
     def winner(self) -> int | None:

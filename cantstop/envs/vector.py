@@ -91,22 +91,8 @@ from gymnasium.vector.utils import batch_space
 
 from cantstop import _tables
 from cantstop.config import Rules
-from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation_size
-from cantstop.envs._batch import (
-    AWAITING,
-    DECIDING,
-    ENDED,
-    MOVE,
-    NOTHING,
-    OVER,
-    REFUSED,
-    RESTART_ALL,
-    ROLLING,
-    STOP_ALL,
-    STOPPING,
-    BatchTables,
-    tables_for,
-)
+from cantstop.envs import MAX_TURNS, NUM_ACTIONS, _batch, observation_size
+from cantstop.envs._batch import BatchTables, tables_for
 from cantstop.envs._table import check_render_mode
 from cantstop.state import State
 from cantstop.text import render_board
@@ -201,8 +187,8 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
         n = num_envs
         columns = len(self.tables.start)
         self._codes = np.zeros((n, columns), np.int64)
-        self._head = np.full(n, AWAITING, np.int64)
-        self._mask = np.full(n, NOTHING, np.int64)
+        self._head = np.full(n, _batch.AWAITING, np.int64)
+        self._mask = np.full(n, _batch.NOTHING, np.int64)
         self._entry = np.zeros(n, np.int64)
         self._turns = np.zeros(n, np.int64)
         self._ended = np.zeros(n, np.int64)
@@ -277,8 +263,8 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
             self._ended[busted] += 1
             below = self._ended[busted] < self.max_turns
             stuck = busted[~below]
-            self._head[stuck] = AWAITING
-            self._mask[stuck] = NOTHING
+            self._head[stuck] = _batch.AWAITING
+            self._mask[stuck] = _batch.NOTHING
             games = busted[below]
             self._turns[games] += 1
 
@@ -371,33 +357,33 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
         head, codes, ended = self._head, self._codes, self._ended
         # What each decision is: refused, a move, a stop or roll again (an ended game's: refused).
         kind = np.take(t.kinds, self._mask * NUM_ACTIONS + a, mode="clip")
-        moving = kind == MOVE
-        stopping = kind == STOPPING
-        illegal = kind == REFUSED
+        moving = kind == _batch.MOVE
+        stopping = kind == _batch.STOPPING
+        illegal = kind == _batch.REFUSED
         illegal &= ~restart
         # Every board changes at once, column by column: the climbs the engine gave a move,
         # markers to squares for a stop, the start for a new game.
         decided = self._entry * NUM_ACTIONS + a
         pattern = np.take(t.entries.pattern, decided, mode="clip")
         pattern *= moving
-        pattern[stopping] = STOP_ALL
+        pattern[stopping] = _batch.STOP_ALL
         restarting = np.flatnonzero(restart)
         if restarting.size:
-            pattern[restarting] = RESTART_ALL
+            pattern[restarting] = _batch.RESTART_ALL
         ops = np.take(t.patterns, pattern, axis=0, mode="clip")
         ops += codes * 6
         np.take(t.transitions, ops, out=codes, mode="clip")
         np.copyto(self._mask, np.take(t.entries.after, decided, mode="clip"), where=moving)
-        np.copyto(head, DECIDING, where=moving)
+        np.copyto(head, _batch.DECIDING, where=moving)
         ended_before = ended.copy()
         # Stops end a turn, and maybe the game.
         stopped = np.flatnonzero(stopping)
         won = np.zeros(self.num_envs, np.bool_)
-        throwing = [np.flatnonzero(kind == ROLLING)]
+        throwing = [np.flatnonzero(kind == _batch.ROLLING)]
         if stopped.size:
             ended[stopped] += 1
             over = t.over[t.wonbit[codes[stopped]].sum(1)]
-            head[stopped] = np.where(over, OVER, AWAITING)
+            head[stopped] = np.where(over, _batch.OVER, _batch.AWAITING)
             won[stopped[over]] = True
             going = stopped[~over]
             going = going[ended[going] < self.max_turns]
@@ -424,7 +410,7 @@ class SolitaireVectorEnv(VectorEnv[Observation, Ints, npt.NDArray[Any]]):
             self._reference[played] = potential
         rewards[illegal] = self.illegal_reward
         rewards[restart] = 0.0
-        self._mask[terminated | truncated] = ENDED
+        self._mask[terminated | truncated] = _batch.ENDED
         return self._observe(), rewards, terminated, truncated, illegal
 
     def _restart_same_step(

@@ -291,7 +291,8 @@ function movesFor(config, me, stones, dice) {
     const fromStart = new Set(found.filter((m) => m.step === 0).map((m) => m.points));
     return found.filter((m) => m.step === 0 || !fromStart.has(m.points));
   }
-  return found.some((m) => m.step === 0) ? found.filter((m) => m.step === 0) : found; // R5.3
+  if (found.some((m) => m.step === 0)) return found.filter((m) => m.step === 0); // R5.3
+  return found;
 }
 
 function legalMoves(state) {
