@@ -184,10 +184,36 @@ def apply_cases(game: Game[Any, Any, Any], pool: Pool, count: int) -> list[Case]
     A game that reports events (:class:`~dicekit.protocol.Stepping`) has the
     event of each action expected too.
     """
+    return _applied(
+        game,
+        pool,
+        count,
+        1,
+        "apply",
+        pool.where(lambda state: not game.is_over(state)),
+        lambda state: [*game.legal_actions(state), *(a for a, _ in game.chance_outcomes(state))],
+    )
+
+
+def _applied(
+    game: Game[Any, Any, Any],
+    pool: Pool,
+    count: int,
+    first: int,
+    seed: str,
+    live: list[str],
+    options: Callable[[Any], list[Any]],
+) -> list[Case]:
+    """Return up to ``count`` ``apply`` cases, numbered from ``first``, drawn with ``seed``.
+
+    Each is a state of ``live`` (state texts) drawn at random and an action
+    of ``options(state)`` drawn at random (a state with none is drawn again),
+    each pair once, with the state after it expected and the rules the
+    engine records for the action as its tags.
+    """
     tags = tagging(game)
     needs = _needs(pool)
-    rng = random.Random("apply")
-    live = pool.where(lambda state: not game.is_over(state))
+    rng = random.Random(seed)
     cases: list[Case] = []
     seen: set[tuple[str, str]] = set()
     for _ in range(count * 20):
@@ -195,15 +221,17 @@ def apply_cases(game: Game[Any, Any, Any], pool: Pool, count: int) -> list[Case]
             break
         text = rng.choice(live)
         state = pool.states[text]
-        options = [*game.legal_actions(state), *(a for a, _ in game.chance_outcomes(state))]
-        action = options[rng.randrange(len(options))]
+        choices = options(state)
+        if not choices:
+            continue
+        action = choices[rng.randrange(len(choices))]
         key = (text, game.format_action(action))
         if key in seen:
             continue
         seen.add(key)
         cases.append(
             make_case(
-                f"apply-{len(cases) + 1:05d}",
+                f"apply-{first + len(cases):05d}",
                 tags.action_rules(state, action),
                 "apply",
                 needs(text),
@@ -227,38 +255,13 @@ def chance_form_cases(game: Game[Any, Any, Any], pool: Pool, count: int, first: 
     forms = capable(game, Capability.CHANCE_FORMS)
     if forms is None:
         return []
-    tags = tagging(game)
-    needs = _needs(pool)
-    rng = random.Random("apply-forms")
-    live = pool.where(lambda state: bool(game.chance_outcomes(state)))
-    cases: list[Case] = []
-    seen: set[tuple[str, str]] = set()
-    for _ in range(count * 20):
-        if len(cases) >= count or not live:
-            break
-        text = rng.choice(live)
-        state = pool.states[text]
+
+    def unlisted(state: Any) -> list[Any]:
         listed = {game.format_action(a) for a, _ in game.chance_outcomes(state)}
-        others = [a for a in forms.chance_forms(state) if game.format_action(a) not in listed]
-        if not others:
-            continue
-        action = others[rng.randrange(len(others))]
-        key = (text, game.format_action(action))
-        if key in seen:
-            continue
-        seen.add(key)
-        cases.append(
-            make_case(
-                f"apply-{first + len(cases):05d}",
-                tags.action_rules(state, action),
-                "apply",
-                needs(text),
-                state=text,
-                action=key[1],
-                expect=_result(game, state, action),
-            )
-        )
-    return cases
+        return [a for a in forms.chance_forms(state) if game.format_action(a) not in listed]
+
+    live = pool.where(lambda state: bool(game.chance_outcomes(state)))
+    return _applied(game, pool, count, first, "apply-forms", live, unlisted)
 
 
 def illegal_cases(game: Game[Any, Any, Any], pool: Pool, count: int) -> list[Case]:
