@@ -26,21 +26,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cantstop import (
-    MARKERS,
-    Event,
-    Phase,
-    Roll,
-    Rules,
-    State,
-    Stop,
-    format_state,
-    pairings,
-    roll_outcomes,
-)
+from cantstop.actions import Roll, Stop
+from cantstop.board import MARKERS
+from cantstop.config import Rules
+from cantstop.dice import pairings, roll_outcomes
 from cantstop.errors import InvalidRules
+from cantstop.notation import format_state
+from cantstop.phase import Phase
 from cantstop.players import may_stop
 from cantstop.solve._kernel import REQUESTED, UNKNOWN
+from cantstop.state import Event, State
 
 #: The most anchors a board may have: their values are held in memory, 8 bytes each.
 MAX_ANCHORS = 2**31
