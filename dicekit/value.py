@@ -19,8 +19,16 @@ a user makes).
 >>> pair = Pair(1, 2)
 >>> copy.deepcopy(pair) is pair
 True
->>> unchecked(Pair, left=3, right=4)
-Pair(left=3, right=4)
+>>> @dataclass(frozen=True, slots=True)
+... class Seated(Value):
+...     config: str
+...     player: int
+...     phase: str
+...     dice: tuple[int, int] | None
+...     def __post_init__(self) -> None:
+...         raise AssertionError("not run for a successor")
+>>> unchecked(Seated, "standard", 1, "choose", (3, 5))
+Seated(config='standard', player=1, phase='choose', dice=(3, 5))
 """
 
 from __future__ import annotations
@@ -73,13 +81,18 @@ def _own(value: object, module: str) -> Any:
     return importlib.import_module(f"{package}.{module}")
 
 
-def unchecked(cls: type[_T], **fields: object) -> _T:
-    """Return a ``cls`` with ``fields`` set, without running its constructor or its checks.
+def unchecked(cls: type[_T], config: object, player: int, phase: object, dice: object) -> _T:
+    """Return a ``cls`` with the fields every seated state has set, without its constructor.
 
-    For transitions only, whose successors keep the invariants by
-    construction; every field of ``cls`` must be given.
+    Those are ``config``, ``player``, ``phase`` and ``dice``; the game sets
+    its own fields after (with :func:`object.__setattr__`, the class being
+    frozen), and no check runs.  For transitions only, whose successors keep
+    the invariants by construction.
     """
     new = object.__new__(cls)
-    for name, value in fields.items():
-        object.__setattr__(new, name, value)
+    set_ = object.__setattr__
+    set_(new, "config", config)
+    set_(new, "player", player)
+    set_(new, "phase", phase)
+    set_(new, "dice", dice)
     return new

@@ -320,7 +320,10 @@ def _successor(
     """Build a state that the rules produced, without checking R12 again."""
     counters = state.config.counters
     hand = tuple(counters - across[p] - board.count(p) for p in range(state.config.players))
-    return unchecked(
-        State, config=state.config, player=player, phase=phase, dice=dice, board=board,
-        across=across, hand=hand, _legal=None,
-    )  # fmt: skip
+    new = unchecked(State, state.config, player, phase, dice)
+    set_ = object.__setattr__
+    set_(new, "board", board)
+    set_(new, "across", across)
+    set_(new, "hand", hand)
+    set_(new, "_legal", None)
+    return new

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 
 from cantstop import Rules, Variant
-from dicekit.proofs.induction import Induction, Premise
+from dicekit.proofs.induction import AnyFirstPlayer, Premise
 from dicekit.proofs.properties import Mutant
 from dicekit.proofs.solver import Z3, Outcome, Term, bool_var, int_var, smallest
 from proofs.model import Model
@@ -111,26 +111,21 @@ def step_text(model: Model, found: Outcome, step: Step) -> str:
     return f"{before} --{action_text(model, found, step)} ({step.transition.name})--> {after}"
 
 
-def _state_text(config: Config, s: Vars, found: Outcome) -> str:
-    return describe(config, s.map(found.value))
-
-
 def _cells(s: Vars) -> list[Term]:
     """Return the squares and markers of ``s``, to keep counterexamples small."""
     return [*s.markers.values(), *(v for own in s.squares for v in own.values())]
 
 
-class Proofs(Induction[Config, Model, Vars, Step]):
+class Proofs(AnyFirstPlayer[Config, Model, Vars, Step]):
     """The Can't Stop proofs: the symbolic model, the premises, and small counterexamples."""
 
     def model(self, config: Config, mutations: frozenset[str] = frozenset()) -> Model:
         """Return the symbolic model of ``config``, with any mistakes switched on."""
         return Model(config, Z3, mutations)
 
-    def opening(self, model: Model) -> Premise[Vars]:
-        """Return a solver holding the opening states (any first player), and the state."""
-        show = functools.partial(_state_text, model.config)
-        return self.any_first_player(model.initial, model.config.players, show)
+    def describe_state(self, model: Model, state: Vars, found: Outcome) -> str:
+        """Return ``state`` valued by ``found``, in the notation."""
+        return describe(model.config, state.map(found.value))
 
     def premise(self, model: Model, transition: str) -> Premise[Step]:
         """Return a solver holding every invariant before ``transition`` and its guard."""

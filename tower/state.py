@@ -228,12 +228,13 @@ def _make(
     tower: int | None,
 ) -> State:
     """Build a successor without re-checking the invariants each transition keeps."""
-    new = unchecked(
-        State, config=state.config, player=player, phase=phase, dice=dice, stones=stones,
-        tower=tower, _moves=(),
-    )  # fmt: skip
+    new = unchecked(State, state.config, player, phase, dice)
+    set_ = object.__setattr__
+    set_(new, "stones", stones)
+    set_(new, "tower", tower)
+    set_(new, "_moves", ())
     if dice is not None:
-        object.__setattr__(new, "_moves", _legal_moves(new))
+        set_(new, "_moves", _legal_moves(new))
     return new
 
 

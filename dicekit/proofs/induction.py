@@ -36,7 +36,7 @@ from dicekit.proofs.runner import Stage
 from dicekit.proofs.solver import Z3, Outcome, Solver, Term, int_var
 from dicekit.proofs.verdicts import homes, mutant_verdict, proof, witness
 
-__all__ = ["Induction", "Premise", "Stepped"]
+__all__ = ["AnyFirstPlayer", "Induction", "OpensForAnyPlayer", "Premise", "Stepped"]
 
 _Config = TypeVar("_Config")
 _Model = TypeVar("_Model")
@@ -310,3 +310,44 @@ class Induction(ABC, Generic[_Config, _Model, _State, _Step]):
                 seconds,
                 detail,
             )
+
+
+class _Seats(Protocol):
+    """A configuration as a model holds it: it seats some players."""
+
+    @property
+    def players(self) -> int: ...
+
+
+class OpensForAnyPlayer(Protocol[_State_co]):
+    """A model whose opening is one state per first player: ``initial(player)``."""
+
+    @property
+    def config(self) -> _Seats:
+        """The configuration the model is of."""
+        ...
+
+    def initial(self, player: Term) -> _State_co:
+        """Return the opening state with ``player`` to act first."""
+        ...
+
+
+_Opens = TypeVar("_Opens", bound=OpensForAnyPlayer[Any])
+
+
+class AnyFirstPlayer(Induction[_Config, _Opens, _State, _Step]):
+    """The proofs of a game whose opening state is the model's ``initial`` for any first player.
+
+    The game says how a state the solver found is written
+    (:meth:`describe_state`); its :meth:`opening` is the premise of
+    :meth:`any_first_player`.
+    """
+
+    @abstractmethod
+    def describe_state(self, model: _Opens, state: _State, found: Outcome) -> str:
+        """Return ``state`` valued by the assignment ``found``, in notation."""
+
+    def opening(self, model: _Opens) -> Premise[_State]:
+        """Return a solver holding the opening states (any first player), and the state."""
+        show = functools.partial(self.describe_state, model)
+        return self.any_first_player(model.initial, model.config.players, show)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 
-from dicekit.proofs.induction import Induction, Premise
+from dicekit.proofs.induction import AnyFirstPlayer, Premise
 from dicekit.proofs.solver import Z3, Outcome, Term, int_var
 from finishline.proofs.model import TRANSITIONS, Config, Model, PlayChoice, Vars
 from finishline.proofs.properties import INVARIANTS, STEP_PROPERTIES, Step
@@ -81,11 +81,7 @@ def step_text(model: Model, found: Outcome, step: Step) -> str:
     return f"{before} --({step.transition})--> {after}"
 
 
-def _state_text(config: Config, s: Vars, found: Outcome) -> str:
-    return describe(config, s.map(found.value))
-
-
-class Proofs(Induction[Config, Model, Vars, Step]):
+class Proofs(AnyFirstPlayer[Config, Model, Vars, Step]):
     """The proofs of the finish-line race: the symbolic model and the premises."""
 
     mutant_name = "mutant {mutation}"
@@ -95,10 +91,9 @@ class Proofs(Induction[Config, Model, Vars, Step]):
         """Return the symbolic model of ``config``, with any mistakes switched on."""
         return Model(config, Z3, mutations)
 
-    def opening(self, model: Model) -> Premise[Vars]:
-        """Return a solver holding the opening states (any first player), and the state."""
-        show = functools.partial(_state_text, model.config)
-        return self.any_first_player(model.initial, model.config.players, show)
+    def describe_state(self, model: Model, state: Vars, found: Outcome) -> str:
+        """Return ``state`` valued by ``found``, in the notation."""
+        return describe(model.config, state.map(found.value))
 
     def premise(self, model: Model, transition: str) -> Premise[Step]:
         """Return a solver holding every invariant before ``transition`` and its guard."""
