@@ -134,6 +134,26 @@ def test_resume_refuses_what_the_record_contradicts(
 
 
 @pytest.mark.parametrize("name", OTHER_GAMES)
+def test_resume_reads_players_by_the_names_of_the_records_game(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--players on a resume names the seats of the record's game, not Can't Stop's."""
+    record = tmp_path / "g.jsonl"
+    argv = ["--game", name, "--players", _seats(name), "--seed", "4", "--record", str(record)]
+    assert _play(argv, "q\n", capsys, monkeypatch)[0] == 0
+    status, _, err = _play(
+        ["--resume", str(record), "--players", _seats(name)], "q\n", capsys, monkeypatch
+    )
+    assert (status, err) == (0, "")
+    own = ", ".join(registry.load_game(name).bots())
+    status, _, err = _play(
+        ["--resume", str(record), "--players", "human,rule28"], "q\n", capsys, monkeypatch
+    )
+    assert status == 2
+    assert f"of human, {own}, comma-separated; got 'human,rule28'" in err
+
+
+@pytest.mark.parametrize("name", OTHER_GAMES)
 def test_every_board_has_a_legend_naming_each_mark_it_uses(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from cantstop.commands.games import game_given, load_game, names, refuse_own_options
-from cantstop.commands.options import chosen_seats, player_names
+from cantstop.commands.options import bot_names, chosen_seats, player_names
 from cantstop.commands.report import UsageError, quoted, report_warning
 from cantstop.savedgames import create_in_folder, create_record, games_folder
 from dicekit import play as layer
@@ -332,7 +332,7 @@ def _layer_setup(
     header = saved.header
     players = game.player_count(header.config)
     found = setup_options(args, header.first_player)
-    given = None if args.players is None else seat_names(args.players)
+    given = None if args.players is None else bot_names(game, args.players, human=True)
     if saved.play is not None:
         seats, seed = tuple(saved.play["seats"]), int(saved.play["seed"])
         if given is not None and given != seats:
