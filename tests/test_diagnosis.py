@@ -37,23 +37,27 @@ def by_kind(kind: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("state", "dice", "rules"),
     [
-        # 3+4 & 5+5 and 3+5 & 4+5: both sums of each pairing place a marker together.
-        ("-/- - 0r", (3, 4, 5, 5), ["R4.2", "R6.1", "R6.6"]),
-        # 4+4 from all three pairings: both steps, the first placing (R7.1, R7.2), one move
-        # offered three times and listed once (R6.6).
-        ("-/- - 0r", (2, 2, 2, 2), ["R6.6", "R7.1", "R7.2"]),
+        # 3+4 & 5+5 and 3+5 & 4+5: both sums of each pairing place a marker (R5.2) together.
+        ("-/- - 0r", (3, 4, 5, 5), ["R4.2", "R5.2", "R6.1", "R6.6"]),
+        # 4+4 from all three pairings: both steps, the first placing (R5.2, R7.1, R7.2), one
+        # move offered three times and listed once (R6.6).
+        ("-/- - 0r", (2, 2, 2, 2), ["R5.2", "R6.6", "R7.1", "R7.2"]),
         # 3+11, 6+8, 7+7 with markers on 7:13 (the top) and 8:1, one marker free: 3 or 11
-        # alone (R6.3, R5.3), 6+8 together (R6.1), 7 dropped at the top (R8.1, R1.1, R6.5).
+        # alone (R6.3, R5.3), 6+8 together (R6.1), 6, 3 and 11 placing (R5.2), 7 dropped at
+        # the top (R8.1, R1.1, R6.5).
         (
             "-/- 7:13,8:1 0d",
             (1, 2, 5, 6),
-            ["R1.1", "R4.2", "R5.3", "R6.1", "R6.3", "R6.5", "R6.6", "R8.1"],
+            ["R1.1", "R4.2", "R5.2", "R5.3", "R6.1", "R6.3", "R6.5", "R6.6", "R8.1"],
         ),
         # 6+8 or 7+7, column 7 won by player 1: 7+7 plays nothing (R9.2, R6.5; the won
-        # column's top decides, R1.1), 6+8 is the one move.
-        ("-/7:13 - 0r", (3, 4, 3, 4), ["R1.1", "R4.2", "R6.1", "R6.5", "R9.2"]),
+        # column's top decides, R1.1), 6+8, both placing, is the one move.
+        ("-/7:13 - 0r", (3, 4, 3, 4), ["R1.1", "R4.2", "R5.2", "R6.1", "R6.5", "R9.2"]),
         # 7+7 from space 11 of 13: both steps fit, but a board one shorter would stop them.
-        ("-/- 7:11 0d", (3, 3, 4, 4), ["R1.1", "R4.2", "R6.1", "R6.6", "R7.1"]),
+        ("-/- 7:11 0d", (3, 3, 4, 4), ["R1.1", "R4.2", "R5.2", "R6.1", "R6.6", "R7.1"]),
+        # 3+6 and 4+5 with markers on 5, 6 and 8, none free: 6 and 5 play only by advancing
+        # their markers (R5.1), 3 and 4 need a fourth (R5.3), so each pairing plays one (R6.2).
+        ("-/- 5:1,6:1,8:1 0d", (1, 2, 2, 4), ["R4.2", "R5.1", "R5.3", "R6.2", "R6.6"]),
     ],
 )
 def test_roll_rules_by_hand(state: str, dice: tuple[int, int, int, int], rules: list[str]) -> None:

@@ -41,8 +41,10 @@ __all__ = [
     "differing_rolls",
     "divide_lines",
     "fields_of",
+    "is_internal_error",
     "moves_blame",
     "notation_rule",
+    "reading_blame",
     "reference_table",
     "refusal_blame",
     "step_blame",
@@ -137,6 +139,11 @@ def step_blame(
     does not allow blames the notation rule of that part of the text.
     """
     aspects = action_aspects(state, action)
+    if is_internal_error(answer):
+        # A defect of the port (spec/protocol.md) refuses nothing under the rules: the
+        # whole answer is missing, as when it has no state.
+        blame = uniform(r for a in aspects for r in a.rules)
+        return blame, f"the port failed on the legal action {format_action(action)}"
     if answer.get("ok") is not True:
         reading = refusal_blame(state, answer, [])
         if reading:
@@ -176,6 +183,29 @@ def _aspect_blame(aspects: Sequence[Aspect]) -> Blame:
         if aspect.rules:
             add_blame(blame, aspect.rules)
     return normal(blame)
+
+
+def is_internal_error(answer: Message) -> bool:
+    """Tell whether ``answer`` is an internal error: no rule, a message saying so."""
+    error = answer.get("error")
+    if answer.get("ok") is not False or not isinstance(error, dict):
+        return False
+    said = error.get("message")
+    return error.get("rule") is None and isinstance(said, str) and said.startswith("internal error")
+
+
+def reading_blame(state: State) -> Blame:
+    """Return the blame for a port that fails with an internal error on reading ``state`` alone.
+
+    The defect lies in what reading the state decides: the rules by which it
+    reads (:func:`~cantstop.tags.state_rules`) and, for a state choosing a
+    move, the rules that give its dice their legal moves, since a state
+    choosing a move must have one (R10.1): :func:`~cantstop.tags.roll_rules`.
+    """
+    rules = state_rules(state)
+    if state.dice is not None:
+        rules += roll_rules(state, state.dice)
+    return uniform(rules)
 
 
 def fields_of(text: str) -> dict[Field, object] | None:
