@@ -115,10 +115,16 @@ def refusal_blame(state: State | None, answer: Message, tags: Sequence[str]) -> 
 
     A refusal under a rule about reading states blames that rule together with
     the rules that decide how this state reads; any other refusal blames the
-    case's tags.
+    case's tags.  A state choosing a move refused as a bust (R10.1) when its
+    dice have legal moves is a port that finds none of them: each blames the
+    rules that make it legal, as a list of moves missing them would.
     """
     error = answer.get("error")
     rule = error.get("rule") if isinstance(error, dict) else None
+    if rule == "R10.1" and state is not None and state.dice is not None:
+        want = [format_action(m) for m in state.legal_moves()]
+        if want:
+            return moves_blame(state, state.dice, [], want)[0]
     if isinstance(rule, str) and _READING.match(rule):
         reading = state_rules(state) if state is not None else []
         blame: dict[str, float] = defaultdict(float)

@@ -101,6 +101,11 @@ def _apply_evidence(case: Case, ask: Ask) -> Evidence | None:
         got_rule = error.get("rule") if isinstance(error, dict) else None
         if answer.get("ok") is False and got_rule == expect["error"]:
             return None
+        refused = _state_refused(case["state"], answer, ask)
+        if refused is not None:
+            blame = refusal_blame(parse_state(case["state"]), refused, case["rules"])
+            what = f"the port refused the state under {got_rule}"
+            return Evidence(case["id"], blame, what, case["state"], request, expect, _shown(answer))
         what = (
             f"refused under {got_rule} instead of {expect['error']}"
             if answer.get("ok") is False
@@ -135,6 +140,20 @@ def _reading_defect(text: str, state: State, answer: Message, ask: Ask) -> Blame
     if not is_internal_error(answer_of(ask, {"op": "state", "text": text})):
         return None
     return reading_blame(state) or None
+
+
+def _state_refused(text: str, answer: Message, ask: Ask) -> Message | None:
+    """Return the port's refusal of the state alone when it refused a request about it so.
+
+    A port that refuses an action under a rule of its own, and refuses
+    reading the state alone under the same rule, refused the state, not the
+    action: the refusal says how it reads the state.
+    """
+    rule = _error_rule(answer)
+    if answer.get("ok") is not False or rule is None:
+        return None
+    alone = answer_of(ask, {"op": "state", "text": text})
+    return alone if alone.get("ok") is False and _error_rule(alone) == rule else None
 
 
 def _shown(answer: Message) -> Any:
