@@ -554,8 +554,8 @@ def test_a_state_refused_as_a_bust_blames_the_moves_the_port_misses() -> None:
     """
     state = "-/- 5:1,6:1,8:1 0c1224"
     bust = {"ok": False, "error": {"rule": "R10.1", "message": "no legal move: a bust"}}
-    case = {"id": "moves-x", "kind": "moves", "rules": [], "state": state, "expect": {}}
-    case["expect"]["moves"] = ["5", "6"]
+    expect = {"moves": ["5", "6"]}
+    case = {"id": "moves-x", "kind": "moves", "rules": [], "state": state, "expect": expect}
     found = evidence(case, lambda request: dict(bust))
     assert found is not None
     assert set(found.blame) == {"R4.2", "R5.1", "R5.3", "R6.2"}
