@@ -10,9 +10,11 @@ claims and whether it wins (:func:`~cantstop.decide.decide_stop`); an illegal
 action's :class:`~cantstop.IllegalAction` names the rule that forbids it.
 A rule is named where its decision could go either way: forced play
 (R6.1) where a pairing has two sums that play together, equal sums (R7.1 to
-R7.3) where a pairing has them, a column's height (R1.1, or R15.3 on a custom
-board) where a piece is within reach of the top space, Variant A (R14.1) where
-a marker skips a square.
+R7.3) where a pairing has them, placing (R5.2) where a sum places a marker,
+advancing (R5.1) where a sum plays with no marker free, a column's height
+(R1.1, or R15.3 on a custom board) where a piece is within reach of the top
+space, Variant A (R14.1) where a marker skips a square, and at a stop the
+other players' squares (R9.3), which leave only a column the stop wins.
 
 The answer to an action is split into *aspects*, each the part of the result
 that some rules decide (the space of one marker, the next player, the event).
@@ -22,7 +24,7 @@ aspects a port got wrong.
 
 >>> from cantstop import parse_state
 >>> roll_rules(parse_state('-/- 7:2,8:1 0d'), (1, 2, 5, 6))   # 3 or 11, 6+8, 7+7
-['R4.2', 'R5.3', 'R6.1', 'R6.3', 'R6.6', 'R7.1']
+['R4.2', 'R5.2', 'R5.3', 'R6.1', 'R6.3', 'R6.6', 'R7.1']
 >>> sorted(legal_move_rules(parse_state('-/- 7:12 0c3344'), (7,)))  # 7+7 forfeits a step
 ['R1.1', 'R4.2', 'R7.3', 'R8.1']
 """
@@ -43,7 +45,7 @@ from cantstop.analysis import (
     decide_offer,
     decide_sum,
 )
-from cantstop.board import STANDARD_HEIGHTS
+from cantstop.board import MARKERS, STANDARD_HEIGHTS
 from cantstop.config import Rules, Variant
 from cantstop.conformance.positions import Field, Marker, Part, Square
 from cantstop.decide import decide_stop
@@ -118,9 +120,18 @@ def _near_top(state: State, markers: Mapping[int, int], column: int, steps: int)
 
 
 def _sum_rules(state: State, markers: Mapping[int, int], column: int, steps: int) -> list[str]:
-    """Return the rule that drops a sum, and the board rule where the height decides."""
+    """Return the rule that plays or drops a sum, and the board rule where the height decides.
+
+    A sum that places a marker plays by R5.2; one that advances a marker while
+    no marker is free plays by R5.1 alone (R5.3 would drop it in another
+    column); a sum dropped names the rule that drops it.
+    """
     play = decide_sum(state, markers, column).play
     rules = [] if play.plays else [DROP_RULES[play]]
+    if play is Play.PLACE:
+        rules.append("R5.2")
+    elif play is Play.ADVANCE and len(markers) >= MARKERS:
+        rules.append("R5.1")
     if play is not Play.NO_MARKER and _near_top(state, markers, column, steps):
         rules.append(board_rule(state.rules))
     return rules
@@ -205,10 +216,12 @@ def pairing_rules(state: State, pair: tuple[int, int]) -> list[str]:
 
     >>> from cantstop import parse_state
     >>> state = parse_state('-/- 5:1,6:1 0c3366')   # 6+12, or 9+9
-    >>> pairing_rules(state, (6, 12)), pairing_rules(state, (9, 9))
-    (['R6.1'], ['R7.1', 'R7.2'])
+    >>> pairing_rules(state, (6, 12)), pairing_rules(state, (9, 9))   # 12 and 9 place
+    (['R5.2', 'R6.1'], ['R5.2', 'R7.1', 'R7.2'])
     >>> pairing_rules(parse_state('-/- 5:1,6:1 0c3456'), (7, 11))   # one marker left
-    ['R5.3', 'R6.3']
+    ['R5.2', 'R5.3', 'R6.3']
+    >>> pairing_rules(parse_state('-/- 5:1,6:1,8:1 0c2345'), (5, 9))   # no marker free
+    ['R5.1', 'R5.3', 'R6.2']
     """
     return list(_pairing(state, pair)[1])
 
@@ -315,6 +328,8 @@ def action_aspects(state: State, action: Action) -> list[Aspect]:
     >>> from cantstop import Stop, parse_state
     >>> [(a.what, a.rules) for a in action_aspects(parse_state('7:3/- 7:5 0d'), Stop())]
     [('the square in column 7', ('R11.2',)), ('the next player', ('R2.3', 'R11.4'))]
+    >>> [a.what for a in action_aspects(parse_state('5:2,7:3/8:4 7:5 0d'), Stop())][1:3]
+    ['the squares in columns without a marker', "the other players' squares that stay"]
     """
     if isinstance(action, Roll):
         return _roll_aspects(state, action)
@@ -429,6 +444,15 @@ def _stop_aspects(state: State) -> list[Aspect]:
             aspects.append(_aspect(f"whether column {column} is won", theirs, rules))
         if any(lost == column for lost, _, _ in found.lost):
             aspects.append(_aspect(f"the squares leaving column {column}", theirs, ["R9.3"]))
+    # The squares no marker replaces stay: the stopper's own (R11.2), and the other
+    # players' outside the columns the stop wins, which R9.3 alone takes off.
+    kept = [Square(me, c) for c in state.squares[me] if c not in state.markers]
+    if kept:
+        aspects.append(_aspect("the squares in columns without a marker", kept, ["R11.2"]))
+    lost_cells = {(p, c) for c, p, _ in found.lost}
+    stay = [Square(p, c) for p in others for c in state.squares[p] if (p, c) not in lost_cells]
+    if stay:
+        aspects.append(_aspect("the other players' squares that stay", stay, ["R9.3"]))
     held = found.held
     target = state.rules.columns_to_win
     event_rules = ["R12.1"]

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from cantstop import parse_state, tags
+from cantstop import Stop, parse_state, tags
 from cantstop.conformance import generate, harness, study
 from cantstop.conformance.diagnose import divide_lines, evidence, rank, reference_table
 from cantstop.conformance.mutant_rolls import roll_bug
 from cantstop.conformance.mutants import MUTANTS, MutantPort
+from cantstop.conformance.positions import Square
 from cantstop.conformance.serve import handle as serve_handle
 from cantstop.dice import pairings
 from cantstop.spec import load_spec
@@ -37,23 +38,27 @@ def by_kind(kind: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("state", "dice", "rules"),
     [
-        # 3+4 & 5+5 and 3+5 & 4+5: both sums of each pairing place a marker together.
-        ("-/- - 0r", (3, 4, 5, 5), ["R4.2", "R6.1", "R6.6"]),
-        # 4+4 from all three pairings: both steps, the first placing (R7.1, R7.2), one move
-        # offered three times and listed once (R6.6).
-        ("-/- - 0r", (2, 2, 2, 2), ["R6.6", "R7.1", "R7.2"]),
+        # 3+4 & 5+5 and 3+5 & 4+5: both sums of each pairing place a marker (R5.2) together.
+        ("-/- - 0r", (3, 4, 5, 5), ["R4.2", "R5.2", "R6.1", "R6.6"]),
+        # 4+4 from all three pairings: both steps, the first placing (R5.2, R7.1, R7.2), one
+        # move offered three times and listed once (R6.6).
+        ("-/- - 0r", (2, 2, 2, 2), ["R5.2", "R6.6", "R7.1", "R7.2"]),
         # 3+11, 6+8, 7+7 with markers on 7:13 (the top) and 8:1, one marker free: 3 or 11
-        # alone (R6.3, R5.3), 6+8 together (R6.1), 7 dropped at the top (R8.1, R1.1, R6.5).
+        # alone (R6.3, R5.3), 6+8 together (R6.1), 6, 3 and 11 placing (R5.2), 7 dropped at
+        # the top (R8.1, R1.1, R6.5).
         (
             "-/- 7:13,8:1 0d",
             (1, 2, 5, 6),
-            ["R1.1", "R4.2", "R5.3", "R6.1", "R6.3", "R6.5", "R6.6", "R8.1"],
+            ["R1.1", "R4.2", "R5.2", "R5.3", "R6.1", "R6.3", "R6.5", "R6.6", "R8.1"],
         ),
         # 6+8 or 7+7, column 7 won by player 1: 7+7 plays nothing (R9.2, R6.5; the won
-        # column's top decides, R1.1), 6+8 is the one move.
-        ("-/7:13 - 0r", (3, 4, 3, 4), ["R1.1", "R4.2", "R6.1", "R6.5", "R9.2"]),
+        # column's top decides, R1.1), 6+8, both placing, is the one move.
+        ("-/7:13 - 0r", (3, 4, 3, 4), ["R1.1", "R4.2", "R5.2", "R6.1", "R6.5", "R9.2"]),
         # 7+7 from space 11 of 13: both steps fit, but a board one shorter would stop them.
-        ("-/- 7:11 0d", (3, 3, 4, 4), ["R1.1", "R4.2", "R6.1", "R6.6", "R7.1"]),
+        ("-/- 7:11 0d", (3, 3, 4, 4), ["R1.1", "R4.2", "R5.2", "R6.1", "R6.6", "R7.1"]),
+        # 3+6 and 4+5 with markers on 5, 6 and 8, none free: 6 and 5 play only by advancing
+        # their markers (R5.1), 3 and 4 need a fourth (R5.3), so each pairing plays one (R6.2).
+        ("-/- 5:1,6:1,8:1 0d", (1, 2, 2, 4), ["R4.2", "R5.1", "R5.3", "R6.2", "R6.6"]),
     ],
 )
 def test_roll_rules_by_hand(state: str, dice: tuple[int, int, int, int], rules: list[str]) -> None:
@@ -477,3 +482,99 @@ def test_dice_written_back_unsorted_blame_r4_1() -> None:
     found = evidence(reordered[0], other_dice)
     assert found is not None
     assert "R4.1" not in found.blame
+
+
+# -- internal errors, refusals as busts, the squares a stop leaves ----------------------
+
+_DEFECT = {"ok": False, "error": {"rule": None, "message": "internal error: x is undefined"}}
+
+
+def _failing(ops: set[str]) -> Any:
+    """Return a port that answers the reference's answers, but a defect to the ``ops``."""
+
+    def ask(request: dict[str, Any]) -> dict[str, Any]:
+        if request["op"] in ops:
+            return dict(_DEFECT)
+        return serve_handle({"seq": 0, **request})
+
+    return ask
+
+
+def test_a_defect_on_a_legal_stop_blames_every_rule_of_its_answer() -> None:
+    """A stop answered with an internal error, the state read fine: each rule of the stop alike.
+
+    Player 0 stops with 7:5 against player 1's square on 8:4: the square in
+    column 7 (R11.2), player 1's square that stays (R9.3), the turn passing to
+    player 1 (R2.3, R11.4).  None of the answer came back, so none is spared.
+    """
+    case = {
+        "id": "apply-x",
+        "kind": "apply",
+        "rules": ["R2.3", "R9.3", "R11.2", "R11.4"],
+        "state": "7:3/8:4 7:5 0d",
+        "action": "stop",
+        "expect": {"state": "7:5/8:4 - 1r", "event": "stopped"},
+    }
+    found = evidence(case, _failing({"apply"}))
+    assert found is not None
+    assert found.blame == pytest.approx({r: 0.25 for r in ("R2.3", "R9.3", "R11.2", "R11.4")})
+
+
+def test_a_defect_on_reading_the_state_blames_the_rules_it_reads_by() -> None:
+    """A port that fails even to read a state choosing a move: the rules of its legal moves.
+
+    ``-/- - 0c3455``: 7+10 (3+4, 5+5) and 8+9 (3+5, 4+5) both place two
+    markers (R4.2, R5.2, R6.1, R6.6), which a port must work out to know the
+    state has a legal move (R10.1); the move asked about does not matter.
+    """
+    case = {
+        "id": "illegal-x",
+        "kind": "apply",
+        "rules": ["R4.3"],
+        "state": "-/- - 0c3455",
+        "action": "7+8",
+        "expect": {"error": "R4.3"},
+    }
+    found = evidence(case, _failing({"apply", "state"}))
+    assert found is not None
+    assert found.blame == pytest.approx({r: 0.25 for r in ("R4.2", "R5.2", "R6.1", "R6.6")})
+    # Reading the state alone works: the defect is in the action, and R4.3 refuses it.
+    found = evidence(case, _failing({"apply"}))
+    assert found is not None
+    assert found.blame == {"R4.3": 1.0}
+
+
+def test_a_state_refused_as_a_bust_blames_the_moves_the_port_misses() -> None:
+    """``-/- 5:1,6:1,8:1 0c1224``: 6 and 5 play only by advancing (R5.1); refused under R10.1.
+
+    The legal moves are 5 and 6, each a pairing whose other sum needs a fourth
+    marker (R5.3, R6.2); a port that finds neither misses both, which the rules
+    of R4.2, R5.1, R5.3 and R6.2 make legal.  R10.1, the bust the port claims,
+    is not blamed: the bust follows from the moves it missed.
+    """
+    state = "-/- 5:1,6:1,8:1 0c1224"
+    bust = {"ok": False, "error": {"rule": "R10.1", "message": "no legal move: a bust"}}
+    expect = {"moves": ["5", "6"]}
+    case = {"id": "moves-x", "kind": "moves", "rules": [], "state": state, "expect": expect}
+    found = evidence(case, lambda request: dict(bust))
+    assert found is not None
+    assert set(found.blame) == {"R4.2", "R5.1", "R5.3", "R6.2"}
+
+
+def test_a_stop_names_the_squares_it_leaves() -> None:
+    """Every square of the answer to a stop belongs to an aspect, with the rule that keeps it.
+
+    ``5:2,7:3/8:4,9:2 7:5 0d``: player 0's square on 5:2 has no marker and stays
+    (R11.2); player 1's squares stay, since the stop wins no column (R9.3).
+    """
+    aspects = tags.action_aspects(parse_state("5:2,7:3/8:4,9:2 7:5 0d"), Stop())
+    by_what = {a.what: a for a in aspects}
+    assert by_what["the squares in columns without a marker"].rules == ("R11.2",)
+    theirs = by_what["the other players' squares that stay"]
+    assert theirs.rules == ("R9.3",)
+    assert theirs.fields == {Square(1, 8), Square(1, 9)}
+    # A stop that wins column 4 takes player 1's square there (R9.3) and leaves 7:3.
+    aspects = tags.action_aspects(parse_state("-/4:2,7:3 4:7 0d"), Stop())
+    by_what = {a.what: a for a in aspects}
+    assert by_what["the squares leaving column 4"].fields == {Square(1, 4)}
+    assert by_what["the other players' squares that stay"].fields == {Square(1, 7)}

@@ -41,8 +41,10 @@ __all__ = [
     "differing_rolls",
     "divide_lines",
     "fields_of",
+    "is_internal_error",
     "moves_blame",
     "notation_rule",
+    "reading_blame",
     "reference_table",
     "refusal_blame",
     "step_blame",
@@ -113,10 +115,16 @@ def refusal_blame(state: State | None, answer: Message, tags: Sequence[str]) -> 
 
     A refusal under a rule about reading states blames that rule together with
     the rules that decide how this state reads; any other refusal blames the
-    case's tags.
+    case's tags.  A state choosing a move refused as a bust (R10.1) when its
+    dice have legal moves is a port that finds none of them: each blames the
+    rules that make it legal, as a list of moves missing them would.
     """
     error = answer.get("error")
     rule = error.get("rule") if isinstance(error, dict) else None
+    if rule == "R10.1" and state is not None and state.dice is not None:
+        want = [format_action(m) for m in state.legal_moves()]
+        if want:
+            return moves_blame(state, state.dice, [], want)[0]
     if isinstance(rule, str) and _READING.match(rule):
         reading = state_rules(state) if state is not None else []
         blame: dict[str, float] = defaultdict(float)
@@ -137,6 +145,11 @@ def step_blame(
     does not allow blames the notation rule of that part of the text.
     """
     aspects = action_aspects(state, action)
+    if is_internal_error(answer):
+        # A defect of the port (spec/protocol.md) refuses nothing under the rules: the
+        # whole answer is missing, as when it has no state.
+        blame = uniform(r for a in aspects for r in a.rules)
+        return blame, f"the port failed on the legal action {format_action(action)}"
     if answer.get("ok") is not True:
         reading = refusal_blame(state, answer, [])
         if reading:
@@ -176,6 +189,29 @@ def _aspect_blame(aspects: Sequence[Aspect]) -> Blame:
         if aspect.rules:
             add_blame(blame, aspect.rules)
     return normal(blame)
+
+
+def is_internal_error(answer: Message) -> bool:
+    """Tell whether ``answer`` is an internal error: no rule, a message saying so."""
+    error = answer.get("error")
+    if answer.get("ok") is not False or not isinstance(error, dict):
+        return False
+    said = error.get("message")
+    return error.get("rule") is None and isinstance(said, str) and said.startswith("internal error")
+
+
+def reading_blame(state: State) -> Blame:
+    """Return the blame for a port that fails with an internal error on reading ``state`` alone.
+
+    The defect lies in what reading the state decides: the rules by which it
+    reads (:func:`~cantstop.tags.state_rules`) and, for a state choosing a
+    move, the rules that give its dice their legal moves, since a state
+    choosing a move must have one (R10.1): :func:`~cantstop.tags.roll_rules`.
+    """
+    rules = state_rules(state)
+    if state.dice is not None:
+        rules += roll_rules(state, state.dice)
+    return uniform(rules)
 
 
 def fields_of(text: str) -> dict[Field, object] | None:

@@ -18,8 +18,10 @@ from typing import Any
 from cantstop.conformance.blame import (
     differing_rolls,
     fields_of,
+    is_internal_error,
     moves_blame,
     notation_rule,
+    reading_blame,
     reference_table,
     refusal_blame,
     step_blame,
@@ -27,6 +29,7 @@ from cantstop.conformance.blame import (
 from cantstop.conformance.positions import Field, Part
 from cantstop.dice import ORDERED_ROLLS, sorted_dice
 from cantstop.notation import parse_action, parse_state
+from cantstop.state import State
 from dicekit.conformance.compare import same_json
 from dicekit.conformance.ranking import add_blame, answer_of, normal, uniform
 from dicekit.conformance.suite import Ask, Blame, Case, Evidence, Message
@@ -71,7 +74,10 @@ def _moves_evidence(case: Case, ask: Ask) -> Evidence | None:
     got = answer.get("moves") if answer.get("ok") is True else answer.get("error")
     state = parse_state(case["state"])
     assert state.dice is not None
-    if answer.get("ok") is not True:
+    defect = _reading_defect(case["state"], state, answer, ask)
+    if defect:
+        blame, what = defect, _READING_DEFECT
+    elif answer.get("ok") is not True:
         blame = refusal_blame(state, answer, case["rules"])
         what = "the port refused the state"
     else:
@@ -85,11 +91,21 @@ def _apply_evidence(case: Case, ask: Ask) -> Evidence | None:
     request = {"op": "apply", "state": case["state"], "action": case["action"]}
     answer = answer_of(ask, request)
     expect = case["expect"]
+    defect = _reading_defect(case["state"], parse_state(case["state"]), answer, ask)
+    if defect:
+        return Evidence(
+            case["id"], defect, _READING_DEFECT, case["state"], request, expect, _shown(answer)
+        )
     if "error" in expect:
         error = answer.get("error")
         got_rule = error.get("rule") if isinstance(error, dict) else None
         if answer.get("ok") is False and got_rule == expect["error"]:
             return None
+        refused = _state_refused(case["state"], answer, ask)
+        if refused is not None:
+            blame = refusal_blame(parse_state(case["state"]), refused, case["rules"])
+            what = f"the port refused the state under {got_rule}"
+            return Evidence(case["id"], blame, what, case["state"], request, expect, _shown(answer))
         what = (
             f"refused under {got_rule} instead of {expect['error']}"
             if answer.get("ok") is False
@@ -106,6 +122,38 @@ def _apply_evidence(case: Case, ask: Ask) -> Evidence | None:
         return None
     blame, what = found
     return Evidence(case["id"], blame, what, case["state"], request, expect, _shown(answer))
+
+
+_READING_DEFECT = "the port fails with an internal error on reading the state"
+
+
+def _reading_defect(text: str, state: State, answer: Message, ask: Ask) -> Blame | None:
+    """Return the blame of an internal error that reading the state alone gives, or ``None``.
+
+    When the port answers a request about a state with an internal error (a
+    defect, spec/protocol.md), the state alone is read again (op ``state``):
+    if that fails too, the defect lies in reading the state
+    (:func:`~cantstop.conformance.blame.reading_blame`), not in the request.
+    """
+    if not is_internal_error(answer):
+        return None
+    if not is_internal_error(answer_of(ask, {"op": "state", "text": text})):
+        return None
+    return reading_blame(state) or None
+
+
+def _state_refused(text: str, answer: Message, ask: Ask) -> Message | None:
+    """Return the port's refusal of the state alone when it refused a request about it so.
+
+    A port that refuses an action under a rule of its own, and refuses
+    reading the state alone under the same rule, refused the state, not the
+    action: the refusal says how it reads the state.
+    """
+    rule = _error_rule(answer)
+    if answer.get("ok") is not False or rule is None:
+        return None
+    alone = answer_of(ask, {"op": "state", "text": text})
+    return alone if alone.get("ok") is False and _error_rule(alone) == rule else None
 
 
 def _shown(answer: Message) -> Any:
@@ -125,6 +173,9 @@ def _table_evidence(case: Case, ask: Ask) -> Evidence | None:
         want = [table["".join(map(str, sorted_dice(r.dice)))] for r in ORDERED_ROLLS]
     else:
         want = reference_table(state)
+    defect = _reading_defect(case["state"], state, answer, ask)
+    if defect:
+        return Evidence(case["id"], defect, _READING_DEFECT, case["state"], request)
     if answer.get("ok") is not True:
         refused = refusal_blame(state, answer, case["rules"])
         return Evidence(case["id"], refused, "the port refused the state", case["state"], request)
@@ -168,6 +219,11 @@ def _game_evidence(case: Case, ask: Ask) -> Evidence | None:
         request = {"op": "apply", "state": state, "action": action}
         answer = answer_of(ask, request)
         if not same_json([answer.get("state"), answer.get("event")], [after, event]):
+            defect = _reading_defect(state, parse_state(state), answer, ask)
+            if defect:
+                expected = {"state": after, "event": event}
+                what, shown = _READING_DEFECT, _shown(answer)
+                return Evidence(case["id"], defect, what, state, request, expected, shown)
             found = step_blame(parse_state(state), parse_action(action), answer, after, event)
             if found is None:  # pragma: no cover - the answer differs, so something does
                 return None
@@ -267,6 +323,9 @@ def _explain_evidence(case: Case, ask: Ask) -> Evidence | None:
         what = "accepted" if answer.get("ok") is True else "refused under another rule"
         blame = {expect["error"]: 1.0}
         return Evidence(case["id"], blame, what, "", request, expect, _shown(answer))
+    defect = _reading_defect(state, parse_state(state), answer, ask)
+    if defect:
+        return Evidence(case["id"], defect, _READING_DEFECT, state, request, None, _shown(answer))
     if answer.get("ok") is not True:
         blame = refusal_blame(parse_state(state), answer, case["rules"])
         return Evidence(case["id"], blame, "refused", state, request, None, _shown(answer))

@@ -29,7 +29,7 @@ GAME_WEIGHT = 0.25
 #: and roll tables cost many requests, the others one or two.
 EVIDENCE_LIMITS: Mapping[str, int] = {"game": 8, "perft": 10, "rolls": 10}
 #: How many failing cases of any other kind are asked again, at most.
-EVIDENCE_LIMIT = 400
+EVIDENCE_LIMIT = 5000
 
 #: The flags of ``supports`` that are true or false; a missing one is false.
 _FLAGS = ("heights", "explain")
