@@ -1,7 +1,7 @@
 """States as values: a copy is the value itself, and a successor is built without a second check.
 
 A game's states are immutable, so copying one gives nothing new:
-:class:`Value` makes :func:`copy.copy` and :func:`copy.deepcopy` return the
+:class:`Value` makes ``copy.copy`` and ``copy.deepcopy`` return the
 state itself.  A transition that keeps the invariants by construction
 builds its successor with :func:`unchecked`, which sets the fields without
 running the constructor's checks (the constructor still checks every state
@@ -85,7 +85,7 @@ def unchecked(cls: type[_T], config: object, player: int, phase: object, dice: o
     """Return a ``cls`` with the fields every seated state has set, without its constructor.
 
     Those are ``config``, ``player``, ``phase`` and ``dice``; the game sets
-    its own fields after (with :func:`object.__setattr__`, the class being
+    its own fields after (with ``object.__setattr__``, the class being
     frozen), and no check runs.  For transitions only, whose successors keep
     the invariants by construction.
     """
