@@ -261,7 +261,9 @@ def laid_pass(
     p_stop: np.ndarray,
     p_bust: np.ndarray,
     p_group: np.ndarray,
-    lay: tuple[np.ndarray, np.ndarray, np.ndarray],
+    gw: np.ndarray,
+    gfirst: np.ndarray,
+    succ: np.ndarray,
     w: np.ndarray,
     d: np.ndarray,
 ) -> None:  # pragma: no cover
@@ -272,7 +274,6 @@ def laid_pass(
     slope in ``x`` (ties keep the first best move, and a tie of stop and roll
     stops).
     """
-    gw, gfirst, succ = lay
     for i in range(count):
         total = p_bust[i] * (1.0 + x)
         slope = p_bust[i]
@@ -368,7 +369,7 @@ def run_anchors(
         x = first_guess(a, s, tables, values)
         passes = 0
         while True:
-            laid_pass(x, count, p_stop, p_bust, p_group, lay, w, d)
+            laid_pass(x, count, p_stop, p_bust, p_group, lay[0], lay[1], lay[2], w, d)
             passes += 1
             x, done = newton_step(x, w[count - 1], d[count - 1], passes)
             if done:

@@ -302,7 +302,8 @@ function stop(s) {
   }
   const mine = { ...s.squares[me], ...s.markers }; // R11.2
   let squares = s.squares.map((sq, p) => (p === me ? mine : sq));
-  const won = wonColumns(s.rules, squares); // R11.3
+  let won = {};
+  won = wonColumns(s.rules, squares); // R11.3
   squares = squares.map((sq, p) => {
     const kept = {};
     for (const c of cols(sq)) if (won[c] === undefined || won[c] === p) kept[c] = sq[c]; // R9.3
