@@ -180,7 +180,7 @@ class CantStop(ModuleForms[State, Action], SeatedGame):
         B, which may forbid the stop; in a finished game, R12.3.
 
         >>> GAME.choice_rules(GAME.parse_state('-/- - 0c3455'))
-        ('R4.2', 'R6.1', 'R6.6')
+        ('R4.2', 'R5.2', 'R6.1', 'R6.6')
         >>> GAME.choice_rules(GAME.parse_state('-/7:3 7:3 0d B'))
         ('R3.4', 'R11.1', 'R14.2')
         """
