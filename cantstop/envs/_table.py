@@ -114,6 +114,13 @@ class _Table:
         return mask
 
 
+def running(table: _Table | None, refuse: Callable[[str], Exception], calls: str) -> _Table:
+    """Return the game being played; before the first reset, raise ``refuse`` naming ``calls``."""
+    if table is None:
+        raise refuse(f"call reset() before {calls}")
+    return table
+
+
 def check_render_mode(render_mode: str | None, modes: Sequence[str]) -> None:
     """Raise ``ValueError`` unless ``render_mode`` is ``None`` or one of ``modes``."""
     if render_mode not in (None, *modes):

@@ -74,7 +74,7 @@ from cantstop.envs import (
     observation_size,
     progress,
 )
-from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state
+from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state, running
 from cantstop.notation import format_state
 from cantstop.state import State
 from dicekit.rewards import (
@@ -155,9 +155,7 @@ class CantStopEnv(gymnasium.Env[Observation, np.int64]):
 
     @property
     def _running(self) -> _Table:
-        if self._table is None:
-            raise _ResetNeeded("call reset() before step(), action_masks() or render()")
-        return self._table
+        return running(self._table, _ResetNeeded, "step(), action_masks() or render()")
 
     def _observe(self) -> Observation:
         table = self._table

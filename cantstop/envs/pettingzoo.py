@@ -55,7 +55,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from cantstop.config import Rules
-from cantstop.envs import MAX_TURNS, NUM_ACTIONS, observation, observation_size, progress
+from cantstop.envs import MAX_TURNS, NUM_ACTIONS, _table, observation, observation_size, progress
 from cantstop.envs._table import _Dice, _Table, check_render_mode, dice_for, render_state
 from cantstop.state import State
 from dicekit.rewards import Shaping, check_max_turns, check_real, outcome_returns
@@ -142,9 +142,9 @@ class CantStopAEC(AECEnv[str, Observation, int]):  # type: ignore[misc]
 
     @property
     def _running(self) -> _Table:
-        if self._table is None:
-            raise RuntimeError("call reset() before step(), observe(), action_masks() or render()")
-        return self._table
+        return _table.running(
+            self._table, RuntimeError, "step(), observe(), action_masks() or render()"
+        )
 
     def _acting(self, seat: int) -> bool:
         """Whether ``seat`` has a decision to make now."""
