@@ -39,6 +39,20 @@ def _seats(name: str) -> str:
     return "human," + next(iter(registry.load_game(name).bots()))
 
 
+def _started(
+    name: str,
+    tmp_path: Path,
+    answers: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> Path:
+    """Start a game of ``name`` (a person, then its first bot; seed 4), answer, and leave it."""
+    record = tmp_path / "g.jsonl"
+    argv = ["--game", name, "--players", _seats(name), "--seed", "4", "--record", str(record)]
+    assert _play(argv, answers, capsys, monkeypatch)[0] == 0
+    return record
+
+
 @pytest.mark.parametrize("name", OTHER_GAMES)
 @pytest.mark.parametrize("with_game", [False, True])
 def test_a_game_resumed_goes_on_as_if_never_left(
@@ -91,9 +105,7 @@ def test_a_torn_last_line_is_dropped_with_a_warning(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A last line a crash cut short is dropped, said on stderr, and the game goes on."""
-    record = tmp_path / "g.jsonl"
-    argv = ["--game", name, "--players", _seats(name), "--seed", "4", "--record", str(record)]
-    assert _play(argv, "a\nq\n", capsys, monkeypatch)[0] == 0
+    record = _started(name, tmp_path, "a\nq\n", capsys, monkeypatch)
     whole = record.read_text()
     record.write_text(whole + '{"action": {"ty')
     status, _, err = _play(["--resume", str(record)], "q\n", capsys, monkeypatch)
@@ -107,9 +119,7 @@ def test_resume_refuses_what_the_record_contradicts(
 ) -> None:
     """A --game, --seed or Can't Stop option that the record contradicts is a usage error."""
     name, other = OTHER_GAMES[0], OTHER_GAMES[-1]
-    record = tmp_path / "g.jsonl"
-    argv = ["--game", name, "--players", _seats(name), "--seed", "4", "--record", str(record)]
-    assert _play(argv, "q\n", capsys, monkeypatch)[0] == 0
+    record = _started(name, tmp_path, "q\n", capsys, monkeypatch)
     before = record.read_bytes()
     cases = {
         ("--game", other): f"--game {other}, but the record {record} is of the game {name!r}",
@@ -138,9 +148,7 @@ def test_resume_reads_players_by_the_names_of_the_records_game(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """--players on a resume names the seats of the record's game, not Can't Stop's."""
-    record = tmp_path / "g.jsonl"
-    argv = ["--game", name, "--players", _seats(name), "--seed", "4", "--record", str(record)]
-    assert _play(argv, "q\n", capsys, monkeypatch)[0] == 0
+    record = _started(name, tmp_path, "q\n", capsys, monkeypatch)
     status, _, err = _play(
         ["--resume", str(record), "--players", _seats(name)], "q\n", capsys, monkeypatch
     )
