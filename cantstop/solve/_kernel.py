@@ -178,17 +178,18 @@ def request(
 ) -> int:  # pragma: no cover
     """Ask for the missing table entry ``key``, met at in-turn position ``t`` of anchor ``a``.
 
-    An entry not yet asked for is marked requested and, while ``misses`` has
-    room, written there as (entry key, anchor, position) after the
-    ``recorded`` already written.  Returns how many are written now.
+    While ``misses`` has room, an entry not yet asked for is written there
+    as (entry key, anchor, position) after the ``recorded`` already
+    written, and marked requested so that it is written once.  Once
+    ``misses`` is full, entries are left unknown, to be found again after
+    the engine fills the ones written.  Returns how many are written now.
     """
-    if entry[key] == UNKNOWN:
+    if entry[key] == UNKNOWN and recorded < misses.shape[0]:
         entry[key] = REQUESTED
-        if recorded < misses.shape[0]:
-            misses[recorded, 0] = key
-            misses[recorded, 1] = a
-            misses[recorded, 2] = t
-            recorded += 1
+        misses[recorded, 0] = key
+        misses[recorded, 1] = a
+        misses[recorded, 2] = t
+        recorded += 1
     return recorded
 
 
@@ -213,9 +214,7 @@ def turn_pass(
     value of rolling on).  Returns -1 when the pass is complete; otherwise
     table entries were missing and the pass is incomplete, and it returns how
     many of them it wrote to ``misses`` as (entry key, anchor, in-turn
-    position as an anchor number), marking each requested.  Entries already
-    requested but not written (``misses`` was full) are found again once the
-    caller resets them to unknown.
+    position as an anchor number), marking each requested (:func:`request`).
     """
     h, stride, over, roll_cols, roll_ncols, roll_base, roll_weight, entry, pool = tables
     bcols, bn, bsize, boff, bstride, block_of = blocks

@@ -2,17 +2,30 @@
 
 What a roll does in an in-turn position depends on the position only through
 its table key, that is through the number of markers in use and the classes
-of the columns (see :mod:`cantstop.solve._kernel`).  A *template* is what the 126 rolls do at one
-such (markers, classes) pair: the weight of the rolls that bust, and the
-rolls that do not, grouped by their table entry (the board stores entries
-that list the same moves once, so one entry is one list of moves), each
-move given as the step it makes in anchor numbering (``sum(climb *
-stride)``).  Templates are made from the move table when first met and
-kept for the whole board.  An anchor's turn is then laid out once: its
-positions in the order a pass values them (successors first), each with
-its stop value, bust weight and groups, and each group with the places of
-the positions its moves lead to.  Newton's passes read only that layout:
-contiguous arrays, no table keys, no hashing.
+of the columns (see :mod:`cantstop.solve._kernel`).  A *template* is what the
+126 rolls do at one such (markers, classes) pair: the weight of the rolls
+that bust, and the rolls that do not, grouped by their table entry (the board
+stores entries that list the same moves once, so one entry is one list of
+moves).  A move's step in anchor numbering (``sum(climb * stride)``) is kept
+beside its entry (:func:`entry_steps`).  Templates are made from the move
+table when first met and kept in a store of bounded size, emptied when
+full; a hash table of :func:`find` and :func:`put` finds them by key.
+
+Before a solve, :func:`discover` walks every turn and lists the table
+entries its templates will need, many at a time, so that the engine fills
+them in a few calls rather than one anchor at a time.
+
+An anchor's turn is then laid out once: its positions in the order a pass
+values them (successors first), each with its stop value, bust weight and
+groups, and each group with the places of the positions its moves lead to.
+Newton's passes read only that layout: contiguous arrays, no table keys, no
+hashing.  Two things spare work without changing a value:
+
+- a position whose stop wins the game is worth 1 turn, its stop, since no
+  value is less than 1; its rolls are not laid out (:data:`WINS`);
+- a pass also finds how far the bust cost may move with its choices still
+  best (:func:`laid_pass`); when Newton's next value lies within that, it
+  is the fixed point, and no further pass is needed to confirm it.
 
 The indexing, the classes and the value are those of :mod:`cantstop.solve._kernel`,
 whose reference kernel this one agrees with to 1e-12; no rule is decided here.
@@ -25,19 +38,25 @@ from numba import njit
 
 from cantstop.solve._kernel import (
     ROLLS,
+    UNKNOWN,
     begin_anchor,
     block_scratch,
+    build_blocks,
     clear_blocks,
     count_anchor,
+    decode,
     first_guess,
     newton_step,
     open_classes,
     request,
+    won_mask,
 )
 from cantstop.solve._policy import NEVER, placings, player_pass
 
 #: A template store with no room left: the caller grows it and calls again.
 FULL = -3
+#: The bust weight that marks a laid-out position whose stop wins: no roll of it is laid out.
+WINS = -1.0
 
 
 @njit(cache=True)
@@ -47,6 +66,78 @@ def class_key(cls: np.ndarray, n: int) -> int:  # pragma: no cover
     for i in range(cls.shape[0] - 1, -1, -1):
         key = key * 6 + cls[i]
     return key * 4 + n
+
+
+#: What :func:`find` gives for a key not in the table.
+ABSENT = -1
+#: The multiplier of the table's hash (Fibonacci hashing: 2**64 over the golden ratio).
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _home(count: np.ndarray, key: int) -> int:  # pragma: no cover
+    """Return the first slot to try for ``key`` in a table of ``2 ** count[1]`` slots."""
+    return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(64 - count[1]))
+
+
+@njit(cache=True)
+def find(table: tuple[np.ndarray, np.ndarray, np.ndarray], key: int) -> int:  # pragma: no cover
+    """Return the value of ``key`` (0 or more) in ``table``, or :data:`ABSENT`.
+
+    ``table`` is (keys, values, (entries, log2 of the slots)): open
+    addressing over a power-of-2 number of slots, -1 in the keys marking
+    an empty slot.
+    """
+    keys, vals = table[0], table[1]
+    mask = keys.shape[0] - 1
+    i = _home(table[2], key)
+    while keys[i] != -1:
+        if keys[i] == key:
+            return int(vals[i])
+        i = (i + 1) & mask
+    return ABSENT
+
+
+@njit(cache=True)
+def put(
+    table: tuple[np.ndarray, np.ndarray, np.ndarray], key: int, value: int
+) -> bool:  # pragma: no cover
+    """Enter ``key`` with ``value`` in ``table``; return False, entering nothing, once half full."""
+    keys, vals, count = table
+    mask = keys.shape[0] - 1
+    i = _home(count, key)
+    while keys[i] != -1:
+        if keys[i] == key:
+            vals[i] = value
+            return True
+        i = (i + 1) & mask
+    if 2 * (count[0] + 1) > keys.shape[0]:
+        return False
+    keys[i] = key
+    vals[i] = value
+    count[0] += 1
+    return True
+
+
+def new_table(slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return an empty table of :func:`find` with ``slots`` slots (a power of 2)."""
+    shape = np.array([0, slots.bit_length() - 1], np.int64)
+    return np.full(slots, -1, np.int64), np.zeros(slots, np.int64), shape
+
+
+@njit(cache=True)
+def grown(
+    table: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover
+    """Return a table of twice the slots with the same keys and values."""
+    keys, vals = table[0], table[1]
+    shape = np.array([0, table[2][1] + 1], np.int64)
+    bigger = (np.full(2 * keys.shape[0], -1, np.int64), np.zeros(2 * keys.shape[0], np.int64),
+              shape)  # fmt: skip
+    for i in range(keys.shape[0]):
+        if keys[i] != -1:
+            put(bigger, keys[i], vals[i])
+    return bigger
 
 
 @njit(cache=True)
@@ -62,78 +153,218 @@ def entry_key(r: int, cls: np.ndarray, n: int, roll_cols: np.ndarray, roll_ncols
 
 
 @njit(cache=True)
-def make_template(
-    cls: np.ndarray,
-    n: int,
-    stride: np.ndarray,
-    roll_cols: np.ndarray,
-    roll_ncols: np.ndarray,
-    roll_base: np.ndarray,
-    roll_weight: np.ndarray,
-    entry: np.ndarray,
-    pool: np.ndarray,
-    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    mark: np.ndarray,
-    group_of: np.ndarray,
-) -> int:  # pragma: no cover
-    """Add the template of (``n`` markers, classes ``cls``) to ``store``; return its number.
+def entry_steps(
+    pool: np.ndarray, used: int, stride: np.ndarray, pstep: np.ndarray
+) -> None:  # pragma: no cover
+    """Write each move's step in anchor numbering beside its entry: ``pstep[e + 1 + mv]``.
 
-    ``store`` is (bust weight and first group of each template, group weight
-    and first step of each group, steps, counts of templates, groups and
-    steps).  ``mark`` and ``group_of`` are scratch arrays over the pool (a
-    pool entry's last template and its group there).  Returns -1 when a
-    table entry it needs is unknown (nothing is added) and :data:`FULL` when the store has no room.
+    The entry at ``e`` lists ``pool[e]`` moves, move ``mv`` as two codes
+    (column and climb, or -1); its step is ``sum(climb * stride[column])``.
+    Entries start at pool offset 1 and fill it up to ``used``.
     """
-    t_bust, t_start, g_weight, g_first, steps, counts = store
-    rolls = roll_weight.shape[0]
-    found_at = np.empty(rolls, np.int64)
+    e = 1
+    while e < used:
+        count = pool[e]
+        for mv in range(count):
+            step = 0
+            for half in range(2):
+                code = pool[e + 1 + 2 * mv + half]
+                if code >= 0:
+                    step += (code & 7) * stride[code >> 3]
+            pstep[e + 1 + mv] = step
+        e += 1 + 2 * count
+
+
+@njit(cache=True)
+def key_coefficients(
+    tables: tuple[np.ndarray, ...],
+) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    """Return what a roll's entry key gains per class of a column, and per marker in use.
+
+    ``coef[c, r]`` is the place value of column ``c`` among the columns roll
+    ``r`` names (0 if it names none), and ``per_marker[r]`` the place value
+    of the markers in use: :func:`entry_key` is ``roll_base[r] + sum(cls[c] *
+    coef[c, r]) + n * per_marker[r]``.
+    """
+    h, roll_cols, roll_ncols = tables[0], tables[3], tables[4]
+    rolls = roll_ncols.shape[0]
+    coef = np.zeros((h.shape[0], rolls), np.int64)
+    per_marker = np.empty(rolls, np.int64)
     for r in range(rolls):
-        e = entry[entry_key(r, cls, n, roll_cols, roll_ncols, roll_base)]
+        scale = 1
+        for j in range(roll_ncols[r]):
+            coef[roll_cols[r, j], r] = scale
+            scale *= 6
+        per_marker[r] = scale
+    return coef, per_marker
+
+
+@njit(cache=True)
+def anchor_keys(
+    cls: np.ndarray, tables: tuple[np.ndarray, ...], base: np.ndarray
+) -> None:  # pragma: no cover
+    """Write into ``base`` each roll's entry key with no marker in use and classes ``cls``."""
+    roll_cols, roll_ncols, roll_base = tables[3], tables[4], tables[5]
+    for r in range(base.shape[0]):
+        base[r] = entry_key(r, cls, 0, roll_cols, roll_ncols, roll_base)
+
+
+@njit(cache=True)
+def roll_keys(
+    keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    cls: np.ndarray,
+    room: np.ndarray,
+    cols: np.ndarray,
+    n: int,
+) -> np.ndarray:  # pragma: no cover
+    """Return each roll's entry key with markers in columns ``cols[:n]``, the classes ``cls``.
+
+    ``keys`` is (``coef``, ``per_marker``) of :func:`key_coefficients`, the
+    anchor's keys of :func:`anchor_keys` and the array written and
+    returned; ``room`` is each column's room without a marker, whose class
+    the anchor's keys hold.  Only the marker columns' classes differ, so a
+    key costs one addition per marker.
+    """
+    coef, per_marker, base, out = keys
+    rolls = out.shape[0]
+    for r in range(rolls):
+        out[r] = base[r] + n * per_marker[r]
+    for j in range(n):
+        c = cols[j]
+        delta = cls[c] - min(room[c], 2)
+        for r in range(rolls):
+            out[r] += delta * coef[c, r]
+    return out
+
+
+@njit(cache=True)
+def make_template(
+    rkeys: np.ndarray,
+    tables: tuple[np.ndarray, ...],
+    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    scratch: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> int:  # pragma: no cover
+    """Add the template of the rolls' entry keys ``rkeys`` (:func:`roll_keys`) to ``store``.
+
+    Returns the template's number.
+
+    ``store`` is (bust weight and first group of each template, weight and
+    table entry of each group, counts of templates and groups): a group is
+    the rolls whose entry lists the same moves, and its moves are the
+    entry's.  ``scratch`` is (each roll's entry, and over the pool: an
+    entry's last template and its group there).  Returns -1 when a table
+    entry it needs is unknown (nothing is added) and :data:`FULL` when the
+    store has no room.
+    """
+    roll_weight, entry, pool = tables[6], tables[7], tables[8]
+    t_bust, t_start, g_weight, g_entry, counts = store
+    found_at, mark, group_of = scratch
+    rolls = roll_weight.shape[0]
+    for r in range(rolls):
+        e = entry[rkeys[r]]
         if e < 0:
             return -1
         found_at[r] = e
     t = counts[0]
     g0 = counts[1]
-    m0 = counts[2]
     if t + 2 > t_bust.shape[0] or g0 + rolls + 1 > g_weight.shape[0]:
         return FULL
     bust = 0.0
     groups = 0
-    m = m0
     for r in range(rolls):
         e = found_at[r]
-        count = pool[e]
-        if count == 0:
+        if pool[e] == 0:
             bust += roll_weight[r]
             continue
         if mark[e] == t:
             found = group_of[e]
         else:
-            if m + count > steps.shape[0]:
-                return FULL
             found = g0 + groups
             mark[e] = t
             group_of[e] = found
             groups += 1
             g_weight[found] = 0.0
-            g_first[found] = m
-            for mv in range(count):
-                step = 0
-                for half in range(2):
-                    code = pool[e + 1 + 2 * mv + half]
-                    if code >= 0:
-                        step += (code & 7) * stride[code >> 3]
-                steps[m] = step
-                m += 1
-            g_first[found + 1] = m  # the group's end: the next group's start
+            g_entry[found] = e
         g_weight[found] += roll_weight[r]
     t_bust[t] = bust
     t_start[t] = g0
     t_start[t + 1] = g0 + groups
     counts[0] = t + 1
     counts[1] = g0 + groups
-    counts[2] = m
     return int(t)
+
+
+@njit(cache=True)
+def discover(
+    anchors: np.ndarray,
+    start: int,
+    tables: tuple[np.ndarray, ...],
+    markers: int,
+    checked: tuple[np.ndarray, np.ndarray, np.ndarray],
+    misses: np.ndarray,
+    every_roll: bool,
+) -> tuple[int, int]:  # pragma: no cover
+    """Find the table entries that the turns of ``anchors[start:]`` need and the table lacks.
+
+    Positions whose stop wins are passed over unless ``every_roll`` (as
+    :func:`lay_out` lays them out).  Each (markers, classes) pair met is
+    checked once: its 126 entries are
+    looked up, the missing ones written to ``misses`` (:func:`request`),
+    and the pair is entered in ``checked`` (a table of :func:`find`).
+    Returns ``(position reached, code)``: the code is -1 when every anchor
+    was checked; otherwise the anchor at that position is to be checked
+    again, after the engine fills the entries written (the code is how
+    many: ``misses`` is full), or after ``checked`` is made larger (the
+    code is :data:`FULL`).
+    """
+    h, stride, over, entry = tables[0], tables[1], tables[2], tables[7]
+    k = h.shape[0]
+    s = np.zeros(k, np.int64)
+    blocks = block_scratch(k)
+    bcols, bn, bsize = blocks[0], blocks[1], blocks[2]
+    rolls = tables[6].shape[0]
+    keys = (*key_coefficients(tables), np.empty(rolls, np.int64), np.empty(rolls, np.int64))
+    recorded = 0
+    for position in range(start, anchors.shape[0]):
+        a = anchors[position]
+        decode(a, h, stride, s)
+        if over[won_mask(s, h)]:
+            continue
+        nb = build_blocks(s, h, markers, blocks)
+        wmask, cls, room = open_classes(s, h)
+        anchor_keys(cls, tables, keys[2])
+        for b in range(nb):
+            n = bn[b]
+            for local in range(bsize[b]):
+                t = a
+                tmask = wmask
+                rest = local
+                for j in range(n - 1, -1, -1):
+                    c = bcols[b, j]
+                    u = rest % room[c] + 1
+                    rest //= room[c]
+                    t += u * stride[c]
+                    cls[c] = 3 + min(room[c] - u, 2)
+                    if u == room[c]:
+                        tmask |= 1 << c
+                key = class_key(cls, n)
+                if (every_roll or n == 0 or not over[tmask]) and find(checked, key) == ABSENT:
+                    rkeys = roll_keys(keys, cls, room, bcols[b], n)
+                    for r in range(rolls):
+                        ekey = rkeys[r]
+                        if entry[ekey] == UNKNOWN:
+                            recorded = request(entry, ekey, misses, recorded, a, t)
+                            if recorded == misses.shape[0]:
+                                clear_blocks(nb, blocks)
+                                return position, recorded
+                    if not put(checked, key, 0):
+                        clear_blocks(nb, blocks)
+                        return position, (recorded if recorded else FULL)
+                for j in range(n):
+                    c = bcols[b, j]
+                    cls[c] = min(room[c], 2)
+        clear_blocks(nb, blocks)
+    return anchors.shape[0], (recorded if recorded else -1)
 
 
 @njit(cache=True)
@@ -141,19 +372,21 @@ def lay_out(
     a: int,
     s: np.ndarray,
     tables: tuple[np.ndarray, ...],
+    pstep: np.ndarray,
     values: np.ndarray,
-    templates: dict[int, int],
-    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    templates: tuple[np.ndarray, np.ndarray, np.ndarray],
+    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     nb: int,
     blocks: tuple[np.ndarray, ...],
     slot: np.ndarray,
-    mark: np.ndarray,
-    group_of: np.ndarray,
+    keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    scratch: tuple[np.ndarray, np.ndarray, np.ndarray],
     p_stop: np.ndarray,
     p_bust: np.ndarray,
     p_group: np.ndarray,
     lay: tuple[np.ndarray, np.ndarray, np.ndarray],
     misses: np.ndarray,
+    every_roll: bool,
 ) -> tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:  # pragma: no cover
     """Lay out the turn of anchor ``a``; return (code, ``lay``).
 
@@ -162,20 +395,27 @@ def lay_out(
     ``i``'s stop value (infinite where no stop is possible), ``p_bust[i]``
     the weight of the rolls that bust, and ``p_group[i]:p_group[i + 1]`` its
     groups in ``lay`` = (group weight, group's first successor, successors),
-    the successors of group ``q`` being ``succ[first[q]:first[q + 1]]``.
-    ``slot[t - a]`` is the number of the position of anchor number ``t``;
-    ``mark`` and ``group_of`` are :func:`make_template`'s scratch.
+    the successors of group ``q`` being ``succ[first[q]:first[q + 1]]``, in
+    the order the engine lists the moves.  ``slot[t - a]`` is the number of
+    the position of anchor number ``t``; ``pstep`` the moves' steps
+    (:func:`entry_steps`); ``scratch`` is :func:`make_template`'s.
     The arrays of ``lay`` grow as needed and are returned.
+
+    Unless ``every_roll``, a position whose stop wins the game is laid out
+    without its rolls, its bust weight :data:`WINS`: its value is 1, the
+    stop, and no roll can do better, every value being 1 turn or more.  A
+    player who may roll on there needs ``every_roll``.
 
     The code is -1 when laid out; otherwise the count of misses recorded
     (as :func:`turn_pass` does), or :data:`FULL` when the template store is
     full.
     """
-    h, stride, over, roll_cols, roll_ncols, roll_base, roll_weight, entry, pool = tables
+    h, stride, over, entry, pool = tables[0], tables[1], tables[2], tables[7], tables[8]
     bcols, bn, bsize = blocks[0], blocks[1], blocks[2]
-    t_bust, t_start, g_weight, g_first, steps, _ = store
+    t_bust, t_start, g_weight, g_entry, _ = store
     gw, gfirst, succ = lay
     wmask, cls, room = open_classes(s, h)
+    anchor_keys(cls, tables, keys[2])
     missing = 0
     recorded = 0
     i = 0
@@ -198,23 +438,31 @@ def lay_out(
                 cls[c] = 3 + min(left, 2)
                 if left == 0:
                     tmask |= 1 << c
+            if not every_roll and n > 0 and over[tmask]:
+                if missing == 0:
+                    slot[t - a] = i
+                    p_stop[i] = 1.0
+                    p_bust[i] = WINS
+                    i += 1
+                    p_group[i] = ng
+                for j in range(n):
+                    c = bcols[b, j]
+                    cls[c] = min(room[c], 2)
+                continue
             key = class_key(cls, n)
-            tid = -1
-            if key in templates:
-                tid = templates[key]
-            else:
-                tid = make_template(
-                    cls, n, stride, roll_cols, roll_ncols, roll_base, roll_weight, entry, pool,
-                    store, mark, group_of,
-                )  # fmt: skip
+            tid = find(templates, key)
+            rkeys = keys[3]
+            if tid < 0:
+                rkeys = roll_keys(keys, cls, room, bcols[b], n)
+                tid = make_template(rkeys, tables, store, scratch)
                 if tid == FULL:
                     return FULL, (gw, gfirst, succ)
-                if tid >= 0:
-                    templates[key] = tid
+                if tid >= 0 and not put(templates, key, tid):
+                    return FULL, (gw, gfirst, succ)
             if tid < 0:
                 # Record the entries the template lacks, for the engine to fill.
-                for r in range(roll_weight.shape[0]):
-                    ekey = entry_key(r, cls, n, roll_cols, roll_ncols, roll_base)
+                for r in range(rkeys.shape[0]):
+                    ekey = rkeys[r]
                     if entry[ekey] < 0:
                         recorded = request(entry, ekey, misses, recorded, a, t)
                         missing += 1
@@ -227,6 +475,9 @@ def lay_out(
                 p_bust[i] = t_bust[tid]
                 g_lo = t_start[tid]
                 g_hi = t_start[tid + 1]
+                moves = 0
+                for g in range(g_lo, g_hi):
+                    moves += pool[g_entry[g]]
                 if ng + (g_hi - g_lo) + 1 > gw.shape[0]:
                     grown_w = np.empty(2 * gw.shape[0] + 256, np.float64)
                     grown_w[:ng] = gw[:ng]
@@ -234,14 +485,15 @@ def lay_out(
                     grown_f = np.empty(2 * gfirst.shape[0] + 256, np.int64)
                     grown_f[: ng + 1] = gfirst[: ng + 1]
                     gfirst = grown_f
-                if ns + (g_first[g_hi] - g_first[g_lo]) > succ.shape[0]:
+                if ns + moves > succ.shape[0]:
                     grown_s = np.empty(2 * succ.shape[0] + 4096, np.int64)
                     grown_s[:ns] = succ[:ns]
                     succ = grown_s
                 base = t - a
                 for g in range(g_lo, g_hi):
-                    for m in range(g_first[g], g_first[g + 1]):
-                        succ[ns] = slot[base + steps[m]]
+                    e = g_entry[g]
+                    for m in range(e + 1, e + 1 + pool[e]):
+                        succ[ns] = slot[base + pstep[m]]
                         ns += 1
                     gw[ng] = g_weight[g]
                     ng += 1
@@ -252,6 +504,16 @@ def lay_out(
                 c = bcols[b, j]
                 cls[c] = min(room[c], 2)
     return (recorded if missing else -1), (gw, gfirst, succ)
+
+
+@njit(cache=True)
+def narrow(bound: np.ndarray, gap: float, slope: float) -> None:  # pragma: no cover
+    """Narrow ``bound`` = (lo, hi) to the shifts ``z`` of ``x`` with ``slope * z <= gap``."""
+    if slope > 0.0:
+        if bound[1] * slope > gap:
+            bound[1] = gap / slope
+    elif slope < 0.0 and bound[0] * slope > gap:
+        bound[0] = gap / slope
 
 
 @njit(cache=True)
@@ -266,35 +528,57 @@ def laid_pass(
     succ: np.ndarray,
     w: np.ndarray,
     d: np.ndarray,
+    bound: np.ndarray,
 ) -> None:  # pragma: no cover
     """Value the ``count`` laid-out positions for a bust cost of ``1 + x``: write ``w`` and ``d``.
 
     Each position is worth the better of its stop and its roll: the mean over
     the rolls of the best successor, a bust costing ``1 + x``; ``d`` is the
     slope in ``x`` (ties keep the first best move, and a tie of stop and roll
-    stops).
+    stops).  A position whose stop wins (:data:`WINS`) is worth its stop.
+
+    ``bound`` gets (lo, hi): the choices made here stay best, each
+    position's value staying ``w + d * z``, for a bust cost of ``1 + x + z``
+    with ``lo <= z <= hi``.  (With the choices fixed, every value is affine
+    in ``z``; the choices stay best while no other move's or option's line
+    falls below the chosen one's.)
     """
+    bound[0] = -np.inf
+    bound[1] = np.inf
     for i in range(count):
+        if p_bust[i] == WINS:
+            w[i] = p_stop[i]
+            d[i] = 0.0
+            continue
         total = p_bust[i] * (1.0 + x)
         slope = p_bust[i]
         for q in range(p_group[i], p_group[i + 1]):
+            lo = gfirst[q]
+            hi = gfirst[q + 1]
             best = np.inf
             best_slope = 0.0
-            for j in range(gfirst[q], gfirst[q + 1]):
+            for j in range(lo, hi):
                 pos = succ[j]
                 value = w[pos]
                 if value < best:
                     best = value
                     best_slope = d[pos]
+            if hi - lo > 1:
+                for j in range(lo, hi):
+                    pos = succ[j]
+                    narrow(bound, w[pos] - best, best_slope - d[pos])
             total += gw[q] * best
             slope += gw[q] * best_slope
         rolling = total / ROLLS
+        slope /= ROLLS
         if p_stop[i] <= rolling:
             w[i] = p_stop[i]
             d[i] = 0.0
+            narrow(bound, rolling - p_stop[i], -slope)
         else:
             w[i] = rolling
-            d[i] = slope / ROLLS
+            d[i] = slope
+            narrow(bound, p_stop[i] - rolling, slope)
 
 
 @njit(cache=True)
@@ -302,10 +586,11 @@ def run_anchors(
     anchors: np.ndarray,
     start: int,
     tables: tuple[np.ndarray, ...],
+    pstep: np.ndarray,
     markers: int,
     values: np.ndarray,
-    templates: dict[int, int],
-    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    templates: tuple[np.ndarray, np.ndarray, np.ndarray],
+    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     policy: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     w: np.ndarray,
     d: np.ndarray,
@@ -315,11 +600,15 @@ def run_anchors(
     """Solve ``anchors[start:]``, or value them as a player plays, each turn laid out once.
 
     With ``policy`` = (width, slot_of, choice, likely, stop) of width 0
-    (:func:`cantstop.solve._policy.optimal`), each anchor is solved as
-    :func:`~cantstop.solve._kernel.solve_anchors` solves it, by Newton's
-    passes over its laid-out turn.  With a player's tables
-    (:class:`cantstop.solve.evaluate.PolicyTables`), it is valued as that
-    player plays it, by one :func:`~cantstop.solve._policy.player_pass`.
+    (:func:`cantstop.solve._policy.optimal`), each anchor is solved by
+    Newton's passes over its laid-out turn, as
+    :func:`~cantstop.solve._kernel.solve_anchors` solves it, but a pass
+    also finds how far the bust cost may move with its choices still best
+    (:func:`laid_pass`): when Newton's next value lies that near, it is
+    the fixed point, and no pass is needed to confirm it.  With a player's
+    tables (:class:`cantstop.solve.evaluate.PolicyTables`), it is valued as
+    that player plays it, by one :func:`~cantstop.solve._policy.player_pass`.
+    ``pstep`` is :func:`entry_steps` of the pool in ``tables``.
 
     Returns ``(position reached, code)``: code -1 when every anchor was
     done, the count of misses written when table entries are missing, and
@@ -336,8 +625,10 @@ def run_anchors(
         total *= h[c] + 1
     slot = np.empty(total, np.int32)
     pool = tables[8]
-    mark = np.full(pool.shape[0], -1, np.int64)
-    group_of = np.empty(pool.shape[0], np.int64)
+    rolls = tables[6].shape[0]
+    keys = (*key_coefficients(tables), np.empty(rolls, np.int64), np.empty(rolls, np.int64))
+    scratch = (np.empty(rolls, np.int64), np.full(pool.shape[0], -1, np.int64),
+               np.empty(pool.shape[0], np.int64))  # fmt: skip
     size = w.shape[0]
     p_stop = np.empty(size, np.float64)
     p_bust = np.empty(size, np.float64)
@@ -345,14 +636,15 @@ def run_anchors(
     placed = (np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64))
     lay = (np.empty(32 * size, np.float64), np.empty(32 * size + 1, np.int64),
            np.empty(64 * size, np.int64))  # fmt: skip
+    bound = np.empty(2, np.float64)
     for position in range(start, anchors.shape[0]):
         a = anchors[position]
         nb = begin_anchor(a, s, tables, values, markers, blocks)
         if nb == 0:
             continue
         code, lay = lay_out(
-            a, s, tables, values, templates, store, nb, blocks, slot, mark, group_of, p_stop,
-            p_bust, p_group, lay, misses,
+            a, s, tables, pstep, values, templates, store, nb, blocks, slot, keys, scratch,
+            p_stop, p_bust, p_group, lay, misses, policy[0] != 0,
         )  # fmt: skip
         if code != -1:
             clear_blocks(nb, blocks)
@@ -369,10 +661,12 @@ def run_anchors(
         x = first_guess(a, s, tables, values)
         passes = 0
         while True:
-            laid_pass(x, count, p_stop, p_bust, p_group, lay[0], lay[1], lay[2], w, d)
+            laid_pass(x, count, p_stop, p_bust, p_group, lay[0], lay[1], lay[2], w, d, bound)
             passes += 1
-            x, done = newton_step(x, w[count - 1], d[count - 1], passes)
-            if done:
+            nxt, done = newton_step(x, w[count - 1], d[count - 1], passes)
+            shift = nxt - x
+            x = nxt
+            if done or bound[0] <= shift <= bound[1]:
                 break
         values[a] = x
         count_anchor(stats, count, passes)

@@ -33,8 +33,10 @@ __all__ = ["Solution", "SolveStats", "Turn", "solve"]
 CHUNK = 20_000
 #: Missing table entries the kernel collects before handing them to the engine.
 MISS_BUFFER = 4096
+#: Missing table entries found before a solve, handed to the engine at a time.
+DISCOVER_BUFFER = 1 << 15
 #: The most bytes the store of outcome templates grows to before it starts again empty.
-TEMPLATE_BYTES = 256 << 20
+TEMPLATE_BYTES = 16 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,43 +231,72 @@ KERNELS = ("laid", "reference")
 
 
 class Templates:
-    """The board's store of outcome templates (see ``cantstop.solve._kernel``), grown as needed."""
+    """The board's store of outcome templates (see ``cantstop.solve._laid``).
 
-    def __init__(self) -> None:
-        from numba import types
-        from numba.typed import Dict
+    Its arrays are made once, ``nbytes`` in all; the memory behind them is
+    only taken as templates fill it.  When it is full it starts again empty
+    (:meth:`clear`): templates are remade from the move table when next
+    needed, so that changes no value, only the time.
+    """
 
-        self.keys = Dict.empty(key_type=types.int64, value_type=types.int64)
+    def __init__(self, nbytes: int = TEMPLATE_BYTES) -> None:
+        groups = nbytes // 10  # 8 bytes a group, and a template has 8 groups or more
+        count = groups // 8
+        #: The template of each (markers, classes) key met, as a table of ``_laid.find``.
+        self.keys = _laid.new_table(1 << (2 * count).bit_length())
         self.arrays = (
-            np.zeros(1 << 12, np.float64),  # bust weight of each template
-            np.zeros(1 << 12, np.int64),  # first group of each template
-            np.zeros(1 << 16, np.float64),  # weight of each group
-            np.zeros(1 << 16, np.int64),  # first step of each group
-            np.zeros(1 << 17, np.int64),  # steps, in anchor numbering
-            np.zeros(3, np.int64),  # templates, groups and steps in use
+            np.zeros(count + 1, np.float64),  # bust weight of each template
+            np.zeros(count + 1, np.int64),  # first group of each template
+            np.zeros(groups, np.float32),  # weight of each group (a count of 1296 rolls)
+            np.zeros(groups, np.int32),  # table entry of each group
+            np.zeros(2, np.int64),  # templates and groups in use
         )
+        self._high = 0
 
-    def grow(self) -> None:
-        """Double the room for templates, groups and steps; past :data:`TEMPLATE_BYTES`, empty it.
-
-        Templates are remade from the move table when next needed, so
-        emptying the store changes no value, only the time.
-        """
-        if 2 * self.nbytes > TEMPLATE_BYTES:
-            self.keys.clear()
-            self.arrays[5][:] = 0
-            return
-        grown = []
-        for old in self.arrays[:5]:
-            new = np.zeros(2 * len(old), old.dtype)
-            new[: len(old)] = old
-            grown.append(new)
-        self.arrays = (*grown, self.arrays[5])  # type: ignore[assignment]
+    def clear(self) -> None:
+        """Empty the store."""
+        self._high = self.used_bytes
+        self.keys[0][:] = -1
+        self.keys[2][0] = 0
+        self.arrays[4][:] = 0
 
     @property
-    def nbytes(self) -> int:
-        """Bytes the store's arrays hold."""
-        return sum(a.nbytes for a in self.arrays)
+    def used_bytes(self) -> int:
+        """The most bytes of the arrays that templates have filled at once."""
+        templates, groups = (int(x) for x in self.arrays[4])
+        return max(self._high, 16 * templates + 8 * groups)
+
+
+def entry_steps(board: Board) -> np.ndarray:
+    """Return the steps of the moves of ``board``'s move table (:func:`~._laid.entry_steps`)."""
+    pstep = np.zeros(len(board.pool), np.int64)
+    _laid.entry_steps(board.pool, board.pool_used, board.stride, pstep)
+    return pstep
+
+
+def discover(board: Board, anchors: np.ndarray, every_roll: bool) -> float:
+    """Fill the move table with the entries the turns of ``anchors`` need; return the engine's time.
+
+    :func:`cantstop.solve._laid.discover` lists the missing entries, many
+    at a time, so that the solve that follows meets none.  ``every_roll``
+    is as :func:`cantstop.solve._laid.lay_out` takes it.
+    """
+    misses = np.zeros((DISCOVER_BUFFER, 3), np.int64)
+    checked = _laid.new_table(1 << 16)
+    position = 0
+    engine = 0.0
+    while True:
+        position, found = _laid.discover(
+            anchors, position, board.tables(), MARKERS, checked, misses, every_roll
+        )
+        if found == -1:
+            return engine
+        if found == _laid.FULL:
+            checked = _laid.grown(checked)
+            continue
+        asking = time.process_time()
+        board.fill(misses[:found])
+        engine += time.process_time() - asking
 
 
 def run_kernel(
@@ -275,9 +306,12 @@ def run_kernel(
     stats: np.ndarray,
     kernel: str = "laid",
     progress: Callable[[int, int], None] | None = None,
+    policy: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> float:
     """Solve ``anchors`` in order into ``values``, asking the engine for table entries as needed.
 
+    With ``policy`` (a player's tables, see :mod:`cantstop.solve._policy`),
+    value them as that player plays instead; the laid-out kernel does both.
     ``stats`` accumulates anchors, in-turn positions, passes and anchors that
     did not settle.  Returns the CPU seconds spent asking the engine.
     """
@@ -289,18 +323,21 @@ def run_kernel(
     rolling = np.zeros(size)
     misses = np.zeros((MISS_BUFFER, 3), np.int64)
     store = board.templates
-    if kernel == "laid" and not isinstance(store, Templates):
-        store = board.templates = Templates()
-    position = 0
     engine = 0.0
+    if kernel == "laid":
+        if not isinstance(store, Templates):
+            store = board.templates = Templates()
+        engine += discover(board, anchors, policy is not None)
+    pstep = entry_steps(board)
+    position = 0
     total = len(anchors)
     while position < total:
         end = min(total, position + CHUNK)
         if kernel == "laid":
             assert isinstance(store, Templates)
             reached, found = _laid.run_anchors(
-                anchors[:end], position, board.tables(), MARKERS, values, store.keys,
-                store.arrays, _policy.optimal(), w, d, misses, stats,
+                anchors[:end], position, board.tables(), pstep, MARKERS, values, store.keys,
+                store.arrays, policy or _policy.optimal(), w, d, misses, stats,
             )  # fmt: skip
         else:
             reached, found = _kernel.solve_anchors(
@@ -310,11 +347,12 @@ def run_kernel(
         position = reached
         if found == _laid.FULL:
             assert isinstance(store, Templates)
-            store.grow()
+            store.clear()
         elif found >= 0:
             asking = time.process_time()
             board.fill(misses[:found])
             engine += time.process_time() - asking
+            pstep = entry_steps(board)
         elif progress is not None:
             progress(position, total)
     return engine
@@ -346,7 +384,7 @@ def solve(
     held = values.nbytes + board.entry.nbytes + board.pool.nbytes + 3 * 8 * board.largest_turn()
     store = board.templates
     if isinstance(store, Templates):
-        held += store.nbytes
+        held += store.used_bytes
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     summary = SolveStats(
         anchors=int(stats[0]),

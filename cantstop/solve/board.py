@@ -132,7 +132,7 @@ class Board:
             roll_ncols=roll_ncols,
             roll_base=roll_base[:-1].copy(),
             roll_weight=np.array(weights, np.float64),
-            entry=np.full(int(roll_base[-1]), UNKNOWN, np.int64),
+            entry=np.full(int(roll_base[-1]), UNKNOWN, np.int32),
             pool=np.zeros(1 << 16, np.int64),
             _bases=roll_base,
         )
@@ -236,7 +236,6 @@ class Board:
                 codes.extend(changed + [-1] * (2 - len(changed)))
             self._store(key, codes)
             self.asked += 1
-        self.entry[self.entry == REQUESTED] = UNKNOWN
 
     def _store(self, key: int, codes: list[int]) -> None:
         # Entries that list the same moves share their place in the pool, so that the

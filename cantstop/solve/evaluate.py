@@ -35,8 +35,7 @@ import numpy as np
 from cantstop import MARKERS, Event, Phase, Rules, State, Stop, new_game, roll_outcomes
 from cantstop.errors import IllegalAction
 from cantstop.players import Decision, Player, Rule28Player, decide
-from cantstop.solve import _laid
-from cantstop.solve._solution import CHUNK, MISS_BUFFER, Templates
+from cantstop.solve._solution import run_kernel
 from cantstop.solve.board import Board, check_solitaire
 
 __all__ = [
@@ -230,27 +229,11 @@ def evaluate_on_tables(
     begun = time.process_time()
     values = np.zeros(board.anchors, np.float64)
     anchors = np.arange(board.anchors - 1, -1, -1, dtype=np.int64)
-    size = board.largest_turn()
-    w = np.zeros(size)
-    d = np.zeros(size)
-    misses = np.zeros((MISS_BUFFER, 3), np.int64)
     stats = np.zeros(4, np.int64)
-    store = Templates()
-    position = 0
-    engine = 0.0
-    while position < len(anchors):
-        end = min(len(anchors), position + CHUNK)
-        position, found = _laid.run_anchors(
-            anchors[:end], position, board.tables(), MARKERS, values, store.keys, store.arrays,
-            (tables.width, tables.slot_of, tables.choice, tables.likely, tables.stop), w, d,
-            misses, stats,
-        )  # fmt: skip
-        if found == _laid.FULL:
-            store.grow()
-        elif found >= 0:
-            asking = time.process_time()
-            board.fill(misses[:found])
-            engine += time.process_time() - asking
+    engine = run_kernel(
+        board, anchors, values, stats,
+        policy=(tables.width, tables.slot_of, tables.choice, tables.likely, tables.stop),
+    )  # fmt: skip
     return Evaluated(
         values,
         int(stats[0]),
