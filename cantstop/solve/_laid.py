@@ -77,7 +77,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 @njit(cache=True)
 def _home(count: np.ndarray, key: int) -> int:  # pragma: no cover
     """Return the first slot to try for ``key`` in a table of ``2 ** count[1]`` slots."""
-    return np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(64 - count[1]))
+    return int(np.int64((np.uint64(key) * _GOLDEN) >> np.uint64(64 - count[1])))
 
 
 @njit(cache=True)
