@@ -53,7 +53,7 @@ from cantstop.solve._kernel import (
 )
 from cantstop.solve._policy import NEVER, placings, player_pass
 
-#: A template store with no room left: the caller grows it and calls again.
+#: A table with no room left: the caller makes it larger and calls again.
 FULL = -3
 #: The bust weight that marks a laid-out position whose stop wins: no roll of it is laid out.
 WINS = -1.0
@@ -295,6 +295,28 @@ def make_template(
 
 
 @njit(cache=True)
+def empty_store(
+    templates: tuple[np.ndarray, np.ndarray, np.ndarray],
+    store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    mark: np.ndarray,
+) -> None:  # pragma: no cover
+    """Empty the template store and its table, noting in ``store`` the most bytes it held.
+
+    The store's counts are (templates, groups, most bytes in use); an empty
+    store has room for any one template (``cantstop.solve._solution.Templates``
+    sees to that).  ``mark`` is :func:`make_template`'s scratch, whose marks
+    name templates by number: they are cleared, since the numbers start again.
+    """
+    counts = store[4]
+    counts[2] = max(counts[2], 16 * counts[0] + 8 * counts[1])
+    counts[0] = 0
+    counts[1] = 0
+    templates[0][:] = -1
+    templates[2][0] = 0
+    mark[:] = -1
+
+
+@njit(cache=True)
 def discover(
     anchors: np.ndarray,
     start: int,
@@ -406,9 +428,11 @@ def lay_out(
     stop, and no roll can do better, every value being 1 turn or more.  A
     player who may roll on there needs ``every_roll``.
 
-    The code is -1 when laid out; otherwise the count of misses recorded
-    (as :func:`turn_pass` does), or :data:`FULL` when the template store is
-    full.
+    When the template store is full it is emptied (:func:`empty_store`) and
+    the layout goes on: what is laid out no longer needs the templates.
+
+    The code is -1 when laid out, otherwise the count of misses recorded
+    (as :func:`turn_pass` does).
     """
     h, stride, over, entry, pool = tables[0], tables[1], tables[2], tables[7], tables[8]
     bcols, bn, bsize = blocks[0], blocks[1], blocks[2]
@@ -456,9 +480,12 @@ def lay_out(
                 rkeys = roll_keys(keys, cls, room, bcols[b], n)
                 tid = make_template(rkeys, tables, store, scratch)
                 if tid == FULL:
-                    return FULL, (gw, gfirst, succ)
+                    empty_store(templates, store, scratch[1])
+                    tid = make_template(rkeys, tables, store, scratch)
                 if tid >= 0 and not put(templates, key, tid):
-                    return FULL, (gw, gfirst, succ)
+                    empty_store(templates, store, scratch[1])
+                    tid = make_template(rkeys, tables, store, scratch)
+                    put(templates, key, tid)
             if tid < 0:
                 # Record the entries the template lacks, for the engine to fill.
                 for r in range(rkeys.shape[0]):
@@ -611,9 +638,8 @@ def run_anchors(
     ``pstep`` is :func:`entry_steps` of the pool in ``tables``.
 
     Returns ``(position reached, code)``: code -1 when every anchor was
-    done, the count of misses written when table entries are missing, and
-    :data:`FULL` when the template store needs room; in both last cases the
-    anchor at that position is left undone.  ``stats`` accumulates anchors,
+    done, otherwise the count of misses written when table entries are
+    missing, the anchor at that position left undone.  ``stats`` accumulates anchors,
     in-turn positions, passes and anchors that did not settle.
     """
     h, over = tables[0], tables[2]

@@ -233,15 +233,18 @@ KERNELS = ("laid", "reference")
 class Templates:
     """The board's store of outcome templates (see ``cantstop.solve._laid``).
 
-    Its arrays are made once, ``nbytes`` in all; the memory behind them is
-    only taken as templates fill it.  When it is full it starts again empty
-    (:meth:`clear`): templates are remade from the move table when next
-    needed, so that changes no value, only the time.
+    Its arrays are made once, about ``nbytes`` in all (:data:`TEMPLATE_BYTES`
+    unless given), and room for one template at least; the memory behind
+    them is only taken as templates fill it.  When the store is full the
+    kernel empties it (``_laid.empty_store``) and goes on: templates are
+    remade from the move table when next needed, so that changes no value,
+    only the time.
     """
 
-    def __init__(self, nbytes: int = TEMPLATE_BYTES) -> None:
-        groups = nbytes // 10  # 8 bytes a group, and a template has 8 groups or more
-        count = groups // 8
+    def __init__(self, nbytes: int | None = None) -> None:
+        size = TEMPLATE_BYTES if nbytes is None else nbytes
+        groups = max(size // 10, 256)  # 8 bytes a group, and a template has 8 groups or more
+        count = max(groups // 8, 4)
         #: The template of each (markers, classes) key met, as a table of ``_laid.find``.
         self.keys = _laid.new_table(1 << (2 * count).bit_length())
         self.arrays = (
@@ -249,22 +252,14 @@ class Templates:
             np.zeros(count + 1, np.int64),  # first group of each template
             np.zeros(groups, np.float32),  # weight of each group (a count of 1296 rolls)
             np.zeros(groups, np.int32),  # table entry of each group
-            np.zeros(2, np.int64),  # templates and groups in use
+            np.zeros(3, np.int64),  # templates and groups in use, most bytes in use
         )
-        self._high = 0
-
-    def clear(self) -> None:
-        """Empty the store."""
-        self._high = self.used_bytes
-        self.keys[0][:] = -1
-        self.keys[2][0] = 0
-        self.arrays[4][:] = 0
 
     @property
     def used_bytes(self) -> int:
         """The most bytes of the arrays that templates have filled at once."""
-        templates, groups = (int(x) for x in self.arrays[4])
-        return max(self._high, 16 * templates + 8 * groups)
+        templates, groups, most = (int(x) for x in self.arrays[4])
+        return max(most, 16 * templates + 8 * groups)
 
 
 def entry_steps(board: Board) -> np.ndarray:
@@ -345,10 +340,7 @@ def run_kernel(
                 stats,
             )  # fmt: skip
         position = reached
-        if found == _laid.FULL:
-            assert isinstance(store, Templates)
-            store.clear()
-        elif found >= 0:
+        if found >= 0:
             asking = time.process_time()
             board.fill(misses[:found])
             engine += time.process_time() - asking
