@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from cantstop.actions import Move
@@ -446,19 +446,39 @@ class QuotaPlayer:
     def __init__(self, quota: int) -> None:
         self.quota = quota
 
+    def score(self, columns: Sequence[int], new: int) -> tuple[int, int, int]:
+        """Return the key of a move playing the sums ``columns``, ``new`` of them in new columns.
+
+        The highest key is played: the most sums, then the fewest new
+        markers, then the sums a pair of dice makes most often.
+
+        >>> QuotaPlayer(4).score((7, 7), 1) > QuotaPlayer(4).score((2, 12), 2)
+        True
+        """
+        return (len(columns), -new, sum(_PAIR_WAYS[c] for c in columns))
+
     def choose(self, state: State, rng: random.Random | None = None) -> Move:
         """Return the move with the most sums, fewest new markers and likeliest sums."""
 
-        def score(move: Move) -> tuple[int, int, int]:
+        def key(move: Move) -> tuple[int, int, int]:
             new = sum(1 for c in set(move.columns) if c not in state.markers)
-            return (len(move.columns), -new, sum(_PAIR_WAYS[c] for c in move.columns))
+            return self.score(move.columns, new)
 
-        return max(state.legal_moves(), key=score)
+        return max(state.legal_moves(), key=key)
+
+    def stop_rule(self, progress: int, claims: bool) -> bool:
+        """Return whether the player wants to stop, its markers ``progress`` spaces up.
+
+        ``claims`` is whether a stop now claims a column.
+
+        >>> QuotaPlayer(4).stop_rule(3, False), QuotaPlayer(4).stop_rule(3, True)
+        (False, True)
+        """
+        return claims or progress >= self.quota
 
     def stops(self, state: State, rng: random.Random | None = None) -> bool:
         """Return whether the turn has climbed the quota, or claims a column, and may stop."""
-        wants = claims_a_column(state) or turn_progress(state) >= self.quota
-        return wants and may_stop(state)
+        return self.stop_rule(turn_progress(state), claims_a_column(state)) and may_stop(state)
 
 
 class CautiousPlayer(QuotaPlayer):

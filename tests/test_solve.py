@@ -15,7 +15,16 @@ from tests.extras import require
 require("numba")
 
 from cantstop import Phase, Roll, Rules, State, new_game  # noqa: E402
-from cantstop.players import PLAYERS, GreedyPlayer, RandomPlayer, Rule28Player  # noqa: E402
+from cantstop.players import (  # noqa: E402
+    PLAYERS,
+    BoldPlayer,
+    CautiousPlayer,
+    GreedyPlayer,
+    Player,
+    QuotaPlayer,
+    RandomPlayer,
+    Rule28Player,
+)
 from cantstop.simulate import play_game  # noqa: E402
 from cantstop.solve import solve  # noqa: E402
 from cantstop.solve.board import Board  # noqa: E402
@@ -77,17 +86,23 @@ def test_exact_evaluation_agrees_with_value_iteration_of_the_player(tiny) -> Non
         assert exact >= values[start] - 1e-12  # nobody beats the optimum
 
 
-def test_evaluation_through_tables_agrees_with_the_engine_walk_at_every_anchor(tiny) -> None:  # type: ignore[no-untyped-def]
-    """The Rule of 28 through the solver's tables and through the engine: every anchor, to 1e-12."""
+TABLED = [Rule28Player(), CautiousPlayer(), BoldPlayer(), QuotaPlayer(2)]
+
+
+@pytest.mark.parametrize("player", TABLED, ids=lambda p: f"{p.name}")
+def test_evaluation_through_tables_agrees_with_the_engine_walk_at_every_anchor(
+    tiny: tuple[Rules, Graph, dict[State, float]], player: Player
+) -> None:
+    """Each tabled player through the solver's tables and through the engine: every anchor."""
     rules, graph, _ = tiny
     board = Board.of(rules)
-    found = evaluate_on_tables(Rule28Player(), rules, board)
+    found = evaluate_on_tables(player, rules, board)
     assert found is not None
     assert found.anchors > 1
     starts = [s for s in graph.states if s.phase is Phase.ROLL]
     assert len(starts) > 1
     for state in starts:
-        walked = evaluate(Rule28Player(), rules, state, tables=False)
+        walked = evaluate(player, rules, state, tables=False)
         squares, _ = board.position(state)
         assert float(found.values[board.number(squares)]) == pytest.approx(walked, rel=1e-12), state
 
@@ -113,17 +128,62 @@ def test_a_broken_table_of_the_player_is_caught(monkeypatch, break_it) -> None: 
     assert broken != pytest.approx(walked, rel=1e-9)
 
 
-def test_only_the_rule_of_28_itself_gives_tables() -> None:
-    """Other players, and a subclass that may decide otherwise, are walked through the engine."""
+@pytest.mark.parametrize(
+    "break_it",
+    [
+        pytest.param(lambda t: t._replace(choice=-t.choice), id="worst-move"),
+        pytest.param(lambda t: t._replace(stop=~t.stop), id="stop-reversed"),
+        pytest.param(
+            lambda t: t._replace(stop=t.stop[:, :, :, :1].repeat(2, axis=3)), id="claims-ignored"
+        ),
+    ],
+)
+def test_a_broken_table_of_the_cautious_player_is_caught(monkeypatch, break_it) -> None:  # type: ignore[no-untyped-def]
+    """The quota player's tables too: broken, the value leaves the engine walk's."""
+    from cantstop.solve import evaluate as module
+
+    rules = TINY[0]
+    walked = evaluate(CautiousPlayer(), rules, tables=False)
+    assert evaluate(CautiousPlayer(), rules) == pytest.approx(walked, rel=1e-12)
+    honest = module.policy_tables
+    monkeypatch.setattr(module, "policy_tables", lambda p, b: break_it(honest(p, b)))
+    assert evaluate(CautiousPlayer(), rules) != pytest.approx(walked, rel=1e-9)
+
+
+def test_only_the_tabled_players_themselves_give_tables() -> None:
+    """Other players, and subclasses that may decide otherwise, are walked through the engine."""
 
     class Bolder(Rule28Player):
         threshold = 40
 
+    class Reckless(QuotaPlayer):
+        def stop_rule(self, progress: int, claims: bool) -> bool:
+            return progress >= 3
+
     board = Board.of(TINY[0])
     assert policy_tables(GreedyPlayer(), board) is None
-    assert policy_tables(Bolder(), board) is None
-    assert evaluate_on_tables(Bolder(), TINY[0]) is None
-    assert evaluate(Bolder(), TINY[0]) > evaluate(Rule28Player(), TINY[0]) - 1.0  # walked, finite
+    for player in (Bolder(), Reckless(3)):
+        assert policy_tables(player, board) is None
+        assert evaluate_on_tables(player, TINY[0]) is None
+        assert evaluate(player, TINY[0]) > evaluate(Rule28Player(), TINY[0]) - 1.0  # walked
+
+
+def test_a_move_whose_sums_are_not_its_climbs_sends_the_quota_player_to_the_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tables that read sums from climbs are refused on a board with a move where they differ."""
+    rules = TINY[1]
+    assert evaluate_on_tables(CautiousPlayer(), rules) is not None
+    assert evaluate_on_tables(Rule28Player(), rules) is not None
+    fill = Board.fill
+
+    def differing(self: Board, misses: object) -> None:
+        fill(self, misses)  # type: ignore[arg-type]
+        self.sums_are_climbs = False
+
+    monkeypatch.setattr(Board, "fill", differing)
+    assert evaluate_on_tables(CautiousPlayer(), rules) is None
+    assert evaluate_on_tables(Rule28Player(), rules) is not None  # its scores read placings
 
 
 @pytest.mark.parametrize("board", [1, 2])

@@ -19,9 +19,10 @@ decisions are taken, and they come from tables the player filled itself
   for one column).  The player takes the move with the highest key, the
   first in the engine's order among equal keys, as ``max`` over its legal
   moves does (``Rule28Player.choose`` and ``move_key``);
-- ``stop[slot, open, wins]`` is whether the player stops with that placing,
-  ``open`` columns neither won nor topped by a marker, and ``wins`` whether
-  a stop wins.
+- ``stop[slot, open, wins, claims]`` is whether the player stops with that
+  placing, ``open`` columns neither won nor topped by a marker, ``wins``
+  whether a stop wins and ``claims`` whether a marker stands on a top
+  space.
 
 With the decisions fixed, a position's value is affine in the cost ``x`` of
 a bust, so one pass at ``x = 0`` gives the turn-start value ``a`` and its
@@ -143,10 +144,13 @@ def player_pass(
         ):  # the turn's start (the last position) must roll; elsewhere the player says
             top = p_top[i]
             closed = 0
+            claims = 0
             for c in range(k):
                 closed += (top >> c) & 1
+                if (top >> c) & 1 and (p_pack[i] >> (4 * c)) & 15:
+                    claims = 1
             wins = 1 if over[top] else 0
-            if stop[p_slot[i], k - closed, wins]:
+            if stop[p_slot[i], k - closed, wins, claims]:
                 w[i] = p_stop[i]
                 d[i] = 0.0
                 continue
@@ -185,4 +189,4 @@ def optimal() -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     and values it as a player plays when given that player's tables.
     """
     return (0, np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.float64),
-            np.zeros((1, 1, 1), np.bool_))  # fmt: skip
+            np.zeros((1, 1, 1, 1), np.bool_))  # fmt: skip

@@ -83,6 +83,9 @@ class Board:
     _stored: dict[tuple[int, ...], int] = field(default_factory=dict)
     #: The outcome templates made from the move table so far (the solver's store), if any.
     templates: object = None
+    #: Whether every move asked of the engine so far plays one sum per space it climbs
+    #: (its sums can then be read from its climbs, as some players' tables do).
+    sums_are_climbs: bool = True
 
     @classmethod
     def of(cls, rules: Rules) -> Board:
@@ -224,6 +227,7 @@ class Board:
             for move in moves:
                 after = step.state.apply(move)
                 changed = []
+                sums = []
                 for i, c in enumerate(self.columns):
                     before = state.markers.get(c, squares[i])
                     climb = after.markers.get(c, before) - before
@@ -231,6 +235,9 @@ class Board:
                         if not 0 < climb < 8:
                             raise AssertionError(f"a move that climbs {climb} spaces in one column")
                         changed.append(i * 8 + climb)
+                        sums += [c] * climb
+                if sums != sorted(move.columns):
+                    self.sums_are_climbs = False
                 if not 1 <= len(changed) <= 2:
                     raise AssertionError(f"a move that climbs in {len(changed)} columns")
                 codes.extend(changed + [-1] * (2 - len(changed)))

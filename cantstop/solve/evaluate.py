@@ -1,7 +1,8 @@
 """Exact evaluation of any deterministic player: its expected turns to win solitaire.
 
-A player that gives its decisions as tables (:class:`~cantstop.players.Rule28Player`,
-through :func:`policy_tables`) is evaluated through the solver's own tables
+A player that gives its decisions as tables (:class:`~cantstop.players.Rule28Player`
+and the :class:`~cantstop.players.QuotaPlayer`, so the cautious and the bold
+player too, through :func:`policy_tables`) is evaluated through the solver's own tables
 (:func:`evaluate_on_tables`): the solver's laid-out turns, with the
 player's choices in place of the best ones, at about the cost of solving
 the board.  Any other deterministic player is walked through the engine:
@@ -34,7 +35,15 @@ import numpy as np
 
 from cantstop import MARKERS, Event, Phase, Rules, State, Stop, new_game, roll_outcomes
 from cantstop.errors import IllegalAction
-from cantstop.players import Decision, Player, Rule28Player, decide
+from cantstop.players import (
+    BoldPlayer,
+    CautiousPlayer,
+    Decision,
+    Player,
+    QuotaPlayer,
+    Rule28Player,
+    decide,
+)
 from cantstop.solve._solution import run_kernel
 from cantstop.solve.board import Board, check_solitaire
 
@@ -139,56 +148,90 @@ class PolicyTables(NamedTuple):
     choice: np.ndarray
     #: The tie-break of a move climbing in column indices ``c1`` and ``c2``: ``[c1 * k + c2]``.
     likely: np.ndarray
-    #: Whether the player stops: ``[slot, open columns, stopping wins]``.
+    #: Whether the player stops: ``[slot, open columns, stopping wins, a column claimed]``.
     stop: np.ndarray
+    #: Whether the scores read a move's sums from its climbs (true of every solitaire
+    #: move the engine lists, which the board checks as it fills its table).
+    by_climbs: bool = False
+
+
+#: The players whose decisions :func:`policy_tables` gives as tables (their subclasses,
+#: which may decide otherwise, are walked through the engine).
+TABLED = (Rule28Player, QuotaPlayer, CautiousPlayer, BoldPlayer)
 
 
 def policy_tables(player: Player, board: Board) -> PolicyTables | None:
     """Return ``player``'s decisions on ``board`` as tables, or ``None`` if it gives none.
 
-    Every number in them is the player's own answer: the
-    :class:`~cantstop.players.Rule28Player` is asked its
-    :meth:`~cantstop.players.Rule28Player.choice_points`,
-    :meth:`~cantstop.players.Rule28Player.count` and
-    :meth:`~cantstop.players.Rule28Player.stop_rule` of every placing of up
-    to three markers, and its
-    :meth:`~cantstop.players.Rule28Player.likeliness` of every pair of
-    columns; its :meth:`~cantstop.players.Rule28Player.choose` and
-    :meth:`~cantstop.players.Rule28Player.stops` read the same methods.
+    Every number in them is the player's own answer, asked of every placing
+    of up to three markers:
+
+    - the :class:`~cantstop.players.Rule28Player` is asked its
+      :meth:`~cantstop.players.Rule28Player.choice_points`,
+      :meth:`~cantstop.players.Rule28Player.count` and
+      :meth:`~cantstop.players.Rule28Player.stop_rule`, and its
+      :meth:`~cantstop.players.Rule28Player.likeliness` of every pair of
+      columns; its :meth:`~cantstop.players.Rule28Player.choose` and
+      :meth:`~cantstop.players.Rule28Player.stops` read the same methods;
+    - a :class:`~cantstop.players.QuotaPlayer` (and so the cautious and the
+      bold player) is asked its :meth:`~cantstop.players.QuotaPlayer.score`
+      of the sums that would make the placing from no marker at all (each
+      column once per space climbed, every marker new) and its
+      :meth:`~cantstop.players.QuotaPlayer.stop_rule`.  A move's score
+      differs from that of the placing it leaves by the same amount for
+      every move of a roll, so the two order the moves alike, as long as a
+      move's sums are its climbs: in solitaire they are, and the board
+      checks each move it asks of the engine (``Board.sums_are_climbs``).
+      Moves of equal score go to the first, as ``max`` does.
+
     Other players (and subclasses, which may decide otherwise) give none,
     and so does a board with a column taller than 15 spaces.
     """
     heights = [int(x) for x in board.h]
-    if type(player) is not Rule28Player or max(heights) > 15:  # climbs are packed in 4 bits
+    if type(player) not in TABLED or max(heights) > 15:  # climbs are packed in 4 bits
         return None
     columns = board.columns
     k = len(columns)
     width = max(heights) + 1
     cube = width**3
     slot_of = np.full((1 << k) * cube, -1, np.int64)
-    choice: list[int] = []
-    stop: list[list[list[bool]]] = []
+    scores: list[object] = []
+    stop: list[list[list[list[bool]]]] = []
     for n in range(1, MARKERS + 1):
         for chosen in itertools.combinations(range(k), n):
             mask = sum(1 << c for c in chosen)
             for climbs in itertools.product(*(range(1, heights[c] + 1) for c in chosen)):
                 index = sum(u * width**j for j, u in enumerate(climbs))
-                slot_of[mask * cube + index] = len(choice)
+                slot_of[mask * cube + index] = len(scores)
                 placing = {columns[c]: u for c, u in zip(chosen, climbs, strict=True)}
-                choice.append(player.choice_points(placing))
-                count = player.count(placing)
-                stop.append(
-                    [
+                if isinstance(player, Rule28Player):
+                    scores.append(player.choice_points(placing))
+                    count = player.count(placing)
+                    rule = [
                         [player.stop_rule(count, n, open_columns, wins) for wins in (False, True)]
                         for open_columns in range(k + 1)
                     ]
-                )
-    likely = np.array(
-        [player.likeliness({columns[a], columns[b]}) for a in range(k) for b in range(k)],
-        np.float64,
-    )
+                    stop.append([[[wants, wants] for wants in row] for row in rule])
+                else:
+                    assert isinstance(player, QuotaPlayer)
+                    sums = [c for c, u in placing.items() for _ in range(u)]
+                    scores.append(player.score(sums, n))
+                    wants = [player.stop_rule(sum(climbs), claims) for claims in (False, True)]
+                    stop.append([[wants, wants] for _ in range(k + 1)])
+    if isinstance(player, Rule28Player):
+        likely = [player.likeliness({columns[a], columns[b]}) for a in range(k) for b in range(k)]
+        choice = np.array(scores, np.int64)
+    else:
+        likely = [0.0] * (k * k)  # no tie-break: the first of equal moves
+        ranks = {score: rank for rank, score in enumerate(sorted(set(scores)))}  # type: ignore[type-var]
+        choice = np.array([ranks[score] for score in scores], np.int64)
     return PolicyTables(
-        width, slot_of, np.array(choice, np.int64), likely, np.array(stop, np.bool_)
+        width,
+        slot_of,
+        choice,
+        np.array(likely, np.float64),
+        np.array(stop, np.bool_),
+        by_climbs=not isinstance(player, Rule28Player),
     )
 
 
@@ -211,7 +254,9 @@ def evaluate_on_tables(
 ) -> Evaluated | None:
     """Evaluate ``player`` on every anchor of solitaire ``rules`` through the solver's tables.
 
-    Returns ``None`` when the player gives no tables (:func:`policy_tables`).
+    Returns ``None`` when the player gives no tables (:func:`policy_tables`),
+    or gives tables that read a move's sums from its climbs on a board where
+    some move's are not.
     ``board`` may be one whose move table is already filled (a solution's).
 
     >>> from cantstop import Rules
@@ -234,6 +279,8 @@ def evaluate_on_tables(
         board, anchors, values, stats,
         policy=(tables.width, tables.slot_of, tables.choice, tables.likely, tables.stop),
     )  # fmt: skip
+    if tables.by_climbs and not board.sums_are_climbs:
+        return None
     return Evaluated(
         values,
         int(stats[0]),
