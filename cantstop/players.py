@@ -170,6 +170,19 @@ class RandomPlayer:
         """Stop with probability ``1 - roll_again`` (one draw), when the rules allow a stop."""
         return rng.random() >= self.roll_again and may_stop(state)
 
+    def stop_chance(self) -> float:
+        """Return the chance that :meth:`stops` stops where the rules allow a stop.
+
+        It stops when a draw of ``rng.random()``, uniform on [0, 1), is
+        ``roll_again`` or more; :meth:`choose` plays each legal move with the
+        same chance.  The exact evaluation through the solver's tables reads
+        both (:func:`cantstop.solve.evaluate.policy_tables`).
+
+        >>> RandomPlayer().stop_chance()  # 1 - 0.7, in floating point
+        0.30000000000000004
+        """
+        return min(1.0, max(0.0, 1.0 - self.roll_again))
+
 
 class GreedyPlayer:
     """Takes the biggest step up the board, and rolls again while the odds favour it.

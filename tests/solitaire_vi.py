@@ -88,6 +88,53 @@ def player_values(graph: Graph, player: Player, tolerance: float = 1e-13) -> dic
     return _iterate(graph, tolerance, player)
 
 
+def random_values(graph: Graph, stop_chance: float) -> dict[State, float]:
+    """Return the expected turns to win from every state for the random player.
+
+    Each legal move is as likely, and a stop is taken with ``stop_chance``
+    where the rules allow one.  Within a turn the states form no cycle but
+    the bust, back to the turn's start: each state's value is affine in the
+    start's, ``alpha + beta * x``, found from its successors, and the start's
+    value solves ``x = alpha + beta * x``.  Starts are solved in decreasing
+    order of the squares held, so a stop always reaches a start already solved.
+    """
+    value: dict[State, float] = {}
+    starts = [state for state in graph.states if state.phase is Phase.ROLL]
+    starts.sort(key=lambda state: -sum(state.squares[0].values()))
+    for start in starts:
+        affine: dict[State, tuple[float, float]] = {}
+
+        def of(
+            state: State, affine: dict[State, tuple[float, float]] = affine
+        ) -> tuple[float, float]:
+            found = affine.get(state)
+            if found is not None:
+                return found
+            alpha, beta = 0.0, 0.0
+            for chance, choosing, after in graph.rolls[state]:
+                if choosing is None:
+                    alpha += chance
+                    beta += chance
+                    continue
+                for nxt in after:
+                    a, b = of(nxt)
+                    alpha += chance * a / len(after)
+                    beta += chance * b / len(after)
+            if state.phase is Phase.DECIDE and graph.may_stop[state]:
+                stopped = graph.stops[state]
+                stopping = 1.0 if stopped is None else 1.0 + value[stopped]
+                alpha = stop_chance * stopping + (1.0 - stop_chance) * alpha
+                beta = (1.0 - stop_chance) * beta
+            affine[state] = (alpha, beta)
+            return alpha, beta
+
+        alpha, beta = of(start)
+        value[start] = alpha / (1.0 - beta)
+        for state, (a, b) in affine.items():
+            value[state] = a + b * value[start]
+    return value
+
+
 def _iterate(graph: Graph, tolerance: float, player: Player | None) -> dict[State, float]:
     rng = random.Random(0)
     states = graph.states[::-1]  # successors, found later, first: fewer sweeps

@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from tests.extras import require
@@ -29,6 +30,7 @@ from cantstop.simulate import play_game  # noqa: E402
 from cantstop.solve import solve  # noqa: E402
 from cantstop.solve.board import Board  # noqa: E402
 from cantstop.solve.evaluate import (  # noqa: E402
+    PolicyTables,
     RandomnessError,
     evaluate,
     evaluate_on_tables,
@@ -36,7 +38,13 @@ from cantstop.solve.evaluate import (  # noqa: E402
 )
 from cantstop.solve.fileformat import SolutionFileError, read, write  # noqa: E402
 from cantstop.solve.player import OptimalPlayer, find_solution, solution_path  # noqa: E402
-from tests.solitaire_vi import Graph, build, player_values, value_iteration  # noqa: E402
+from tests.solitaire_vi import (  # noqa: E402
+    Graph,
+    build,
+    player_values,
+    random_values,
+    value_iteration,
+)
 
 #: Tiny boards: every state of each is valued by the plain value iteration.
 TINY = [
@@ -309,10 +317,49 @@ def test_solver_refuses_more_than_one_player() -> None:
         solve(Rules(players=2))
 
 
-def test_evaluate_refuses_a_player_that_draws() -> None:
-    """A random player is not a policy: exact evaluation names it."""
+def test_the_engine_walk_refuses_a_player_that_draws() -> None:
+    """A random player is not a function of the state: the walk, which asks it once, names it."""
     with pytest.raises(RandomnessError, match="random"):
-        evaluate(RandomPlayer(), TINY[0])
+        evaluate(RandomPlayer(), TINY[0], tables=False)
+
+
+@pytest.mark.parametrize("roll_again", [0.7, 0.25])
+def test_the_random_player_through_tables_is_the_mean_over_its_draws(tiny, roll_again) -> None:  # type: ignore[no-untyped-def]
+    """Every anchor against a plain recursion: the mean of the moves, and of stop and roll."""
+    rules, graph, optimal = tiny
+    player = RandomPlayer(roll_again)
+    board = Board.of(rules)
+    found = evaluate_on_tables(player, rules, board)
+    assert found is not None
+    expected = random_values(graph, 1.0 - roll_again)
+    starts = [s for s in graph.states if s.phase is Phase.ROLL]
+    for state in starts:
+        squares, _ = board.position(state)
+        value = float(found.values[board.number(squares)])
+        assert value == pytest.approx(expected[state], rel=1e-9), state
+        assert value >= optimal[state] - 1e-12
+
+
+def _tables(found: object) -> PolicyTables:
+    assert isinstance(found, PolicyTables)
+    return found
+
+
+def test_a_wrong_stop_chance_of_the_random_player_is_caught(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Non-vacuity: the random player's table with another stop chance leaves the expected value."""
+    from cantstop.solve import evaluate as module
+
+    rules = TINY[0]
+    graph = build(rules)
+    expected = random_values(graph, 0.3)[new_game(rules)]
+    assert evaluate(RandomPlayer(0.7), rules) == pytest.approx(expected, rel=1e-9)
+    honest = module.policy_tables
+    monkeypatch.setattr(
+        module,
+        "policy_tables",
+        lambda p, b: _tables(honest(p, b))._replace(likely=np.array([0.35])),
+    )
+    assert evaluate(RandomPlayer(0.7), rules) != pytest.approx(expected, rel=1e-6)
 
 
 def test_optimal_player_finds_its_solution_in_the_folder(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -437,15 +484,38 @@ def test_a_player_that_never_wins_is_worth_infinity() -> None:
     assert evaluate(_NeverStops(), TINY[0]) == math.inf
 
 
-def test_evaluate_command_refuses_a_player_that_draws_as_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
-    """``solve evaluate --player random``: exit 2 and one line naming the player."""
+def test_evaluate_command_refuses_a_player_that_draws_as_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player that draws and gives no tables: exit 2 and one line naming the player."""
+    from cantstop import players
     from cantstop.commands import main
 
+    class Drawing(RandomPlayer):
+        name = "drawing"
+
+    monkeypatch.setitem(players.PLAYERS, "random", Drawing)
     assert main(["solve", "evaluate", "--scaled", "1", "--player", "random"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("cantstop solve")
-    assert "error: --player random: player 'random' draws from its generator" in err[0]
+    assert "error: --player random: player 'drawing' draws from its generator" in err[0]
+
+
+def test_evaluate_command_gives_the_random_players_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    """``solve evaluate --player random``: its expected turns, the mean over its draws too."""
+    import json
+
+    from cantstop.commands import main
+    from cantstop.solve.family import scaled_rules
+
+    assert main(["solve", "evaluate", "--scaled", "1", "--player", "random", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["player"] == "random"
+    assert printed["expected"] == pytest.approx(
+        evaluate(RandomPlayer(), scaled_rules(1)), rel=1e-12
+    )
+    assert printed["expected"] > solve(scaled_rules(1)).start_value
 
 
 def test_evaluate_command_says_plainly_that_a_player_never_wins(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -51,7 +51,7 @@ from cantstop.solve._kernel import (
     request,
     won_mask,
 )
-from cantstop.solve._policy import NEVER, placings, player_pass
+from cantstop.solve._policy import NEVER, RANDOM, placings, player_pass, random_pass
 
 #: A table with no room left: the caller makes it larger and calls again.
 FULL = -3
@@ -634,7 +634,8 @@ def run_anchors(
     (:func:`laid_pass`): when Newton's next value lies that near, it is
     the fixed point, and no pass is needed to confirm it.  With a player's
     tables (:class:`cantstop.solve.evaluate.PolicyTables`), it is valued as
-    that player plays it, by one :func:`~cantstop.solve._policy.player_pass`.
+    that player plays it, by one :func:`~cantstop.solve._policy.player_pass`
+    (:func:`~cantstop.solve._policy.random_pass` for the random player).
     ``pstep`` is :func:`entry_steps` of the pool in ``tables``.
 
     Returns ``(position reached, code)``: code -1 when every anchor was
@@ -676,11 +677,16 @@ def run_anchors(
             clear_blocks(nb, blocks)
             return position, code
         count = blocks[3][nb - 1] + 1
-        if policy[0]:
+        if policy[0] > 0:
             placings(a, s, h, nb, blocks, policy, placed)
         clear_blocks(nb, blocks)
         if policy[0]:
-            f, b = player_pass(count, k, over, p_stop, p_bust, p_group, lay, placed, policy, w, d)
+            if policy[0] == RANDOM:
+                f, b = random_pass(count, p_stop, p_bust, p_group, lay, policy[3][0], w, d)
+            else:
+                f, b = player_pass(
+                    count, k, over, p_stop, p_bust, p_group, lay, placed, policy, w, d
+                )
             values[a] = np.inf if 1.0 - b <= NEVER else f / (1.0 - b)
             count_anchor(stats, count, 1)
             continue

@@ -24,6 +24,12 @@ decisions are taken, and they come from tables the player filled itself
   whether a stop wins and ``claims`` whether a marker stands on a top
   space.
 
+A player that chooses uniformly among the legal moves and stops with a
+fixed chance (the random player) needs no table: its policy has the width
+:data:`RANDOM` and its chance of stopping as ``likely[0]``, and
+:func:`random_pass` takes the mean of the moves and of stopping and
+rolling where ``player_pass`` takes the player's choice.
+
 With the decisions fixed, a position's value is affine in the cost ``x`` of
 a bust, so one pass at ``x = 0`` gives the turn-start value ``a`` and its
 slope ``b``, and the anchor's value is ``a / (1 - b)`` exactly (infinite when
@@ -39,10 +45,12 @@ from numba import njit
 
 from cantstop.solve._kernel import ROLLS, won_mask
 
-__all__ = ["NEVER", "optimal", "placings", "player_pass"]
+__all__ = ["NEVER", "RANDOM", "optimal", "placings", "player_pass", "random_pass"]
 
 #: A turn whose chance of not busting is this small or less never ends well (as in ``evaluate``).
 NEVER = 1e-9
+#: The width of the policy of a player that chooses uniformly and stops with a fixed chance.
+RANDOM = -1
 
 
 @njit(cache=True)
@@ -179,6 +187,46 @@ def player_pass(
             slope += gw[q] * d[best]
         w[i] = total / ROLLS
         d[i] = slope / ROLLS
+    return w[count - 1], d[count - 1]
+
+
+@njit(cache=True)
+def random_pass(
+    count: int,
+    p_stop: np.ndarray,
+    p_bust: np.ndarray,
+    p_group: np.ndarray,
+    lay: tuple[np.ndarray, np.ndarray, np.ndarray],
+    chance: float,
+    w: np.ndarray,
+    d: np.ndarray,
+) -> tuple[float, float]:  # pragma: no cover
+    """Value the ``count`` laid-out positions as the random player plays them, a bust costing 1.
+
+    After a move it stops with ``chance`` and rolls on otherwise, and of a
+    roll's legal moves it plays each with the same chance: a position is
+    worth the mean of its moves' positions for each roll, and the mix of
+    stopping and rolling.  Writes ``w`` and ``d`` as :func:`player_pass`
+    does and returns the turn start's value and slope.
+    """
+    gw, gfirst, succ = lay
+    for i in range(count):
+        total = p_bust[i]
+        slope = p_bust[i]
+        for q in range(p_group[i], p_group[i + 1]):
+            value = 0.0
+            value_slope = 0.0
+            for j in range(gfirst[q], gfirst[q + 1]):
+                value += w[succ[j]]
+                value_slope += d[succ[j]]
+            moves = gfirst[q + 1] - gfirst[q]
+            total += gw[q] * value / moves
+            slope += gw[q] * value_slope / moves
+        w[i] = total / ROLLS
+        d[i] = slope / ROLLS
+        if i < count - 1 and chance > 0.0:  # after a move; the turn's start must roll
+            w[i] = chance * p_stop[i] + (1.0 - chance) * w[i]
+            d[i] = (1.0 - chance) * d[i]
     return w[count - 1], d[count - 1]
 
 

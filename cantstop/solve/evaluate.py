@@ -41,9 +41,11 @@ from cantstop.players import (
     Decision,
     Player,
     QuotaPlayer,
+    RandomPlayer,
     Rule28Player,
     decide,
 )
+from cantstop.solve._policy import RANDOM
 from cantstop.solve._solution import run_kernel
 from cantstop.solve.board import Board, check_solitaire
 
@@ -156,7 +158,7 @@ class PolicyTables(NamedTuple):
 
 
 #: The players whose decisions :func:`policy_tables` gives as tables (their subclasses,
-#: which may decide otherwise, are walked through the engine).
+#: which may decide otherwise, are walked through the engine), besides the random player.
 TABLED = (Rule28Player, QuotaPlayer, CautiousPlayer, BoldPlayer)
 
 
@@ -184,9 +186,20 @@ def policy_tables(player: Player, board: Board) -> PolicyTables | None:
       checks each move it asks of the engine (``Board.sums_are_climbs``).
       Moves of equal score go to the first, as ``max`` does.
 
+    - the :class:`~cantstop.players.RandomPlayer` is asked its
+      :meth:`~cantstop.players.RandomPlayer.stop_chance`; it plays each
+      legal move with the same chance, and needs no other table (its width
+      is ``_policy.RANDOM``).  Its value is the mean over its own draws as
+      well as the dice's.
+
     Other players (and subclasses, which may decide otherwise) give none,
     and so does a board with a column taller than 15 spaces.
     """
+    if type(player) is RandomPlayer:
+        empty = np.zeros(1, np.int64)
+        return PolicyTables(
+            RANDOM, empty, empty, np.array([player.stop_chance()]), np.zeros((1, 1, 1, 1), np.bool_)
+        )
     heights = [int(x) for x in board.h]
     if type(player) not in TABLED or max(heights) > 15:  # climbs are packed in 4 bits
         return None
