@@ -10,10 +10,11 @@ passes), each solve on a fresh board whose move table is asked of the
 engine, and prints both kernels' microseconds per in-turn position (CPU
 time less the engine's), their ratio, and the largest difference between
 the two solutions' values.  ``--no-reference`` skips that second solve.
-``--evaluate`` also evaluates the Rule of 28 exactly through the solver's
-tables (:func:`cantstop.solve.evaluate.evaluate_on_tables`) on a fresh
-board, and prints its CPU time, the engine's part, and its ratio to the
-solve's.
+``--evaluate`` also evaluates the Rule of 28, the cautious, the bold and
+the random player exactly through the solver's tables
+(:func:`cantstop.solve.evaluate.evaluate_on_tables`), each on a fresh
+board, and prints each one's CPU time, the engine's part, and its ratio to
+the solve's.
 ``--ray`` also solves it on a local Ray cluster (the ``ray`` extra), one
 task per part (:mod:`cantstop.solve.partition`), and reports the largest
 difference between the two solutions' values (0.0: the same, bit for bit).
@@ -44,7 +45,7 @@ def main() -> None:
         "--no-reference", action="store_true", help="skip the solve with the reference kernel"
     )
     parser.add_argument(
-        "--evaluate", action="store_true", help="also evaluate the Rule of 28 through the tables"
+        "--evaluate", action="store_true", help="also evaluate the tabled players exactly"
     )
     args = parser.parse_args()
     rules = scaled_rules(args.board)
@@ -74,16 +75,18 @@ def main() -> None:
         report["solve_speedup"] = round(old.seconds / stats.seconds, 2)
         report["reference_max_difference"] = float(abs(reference.values - solution.values).max())
     if args.evaluate:
-        from cantstop.players import Rule28Player
+        from cantstop.players import BoldPlayer, CautiousPlayer, RandomPlayer, Rule28Player
         from cantstop.solve.evaluate import evaluate_on_tables
 
-        found = evaluate_on_tables(Rule28Player(), rules)
-        assert found is not None
-        report["evaluate_seconds"] = found.seconds
-        report["evaluate_engine_seconds"] = found.engine_seconds
-        report["evaluate_positions"] = found.positions
-        report["rule28"] = float(found.values[0])  # the empty board is anchor 0
-        report["evaluate_over_solve"] = round(found.seconds / stats.seconds, 2)
+        for player in (Rule28Player(), CautiousPlayer(), BoldPlayer(), RandomPlayer()):
+            found = evaluate_on_tables(player, rules)
+            assert found is not None
+            prefix = "evaluate" if player.name == "rule28" else f"evaluate_{player.name}"
+            report[f"{prefix}_seconds"] = found.seconds
+            report[f"{prefix}_engine_seconds"] = found.engine_seconds
+            report[f"{prefix}_positions"] = found.positions
+            report[player.name] = float(found.values[0])  # the empty board is anchor 0
+            report[f"{prefix}_over_solve"] = round(found.seconds / stats.seconds, 2)
     if args.ray:
         from cantstop.solve.distributed import solve_on_ray
 
