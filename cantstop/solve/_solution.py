@@ -35,7 +35,7 @@ CHUNK = 20_000
 MISS_BUFFER = 4096
 #: Missing table entries found before a solve, handed to the engine at a time.
 DISCOVER_BUFFER = 1 << 15
-#: The most bytes the store of outcome templates grows to before it starts again empty.
+#: The bytes of the store of outcome templates: when full, it starts again empty.
 TEMPLATE_BYTES = 16 << 20
 
 

@@ -144,6 +144,63 @@ def full_board() -> tuple[int, int, int]:
     return every, going, positions
 
 
+def laid_out_positions(heights: Sequence[int]) -> tuple[int, int]:
+    """Return a board's in-turn positions of games going on, and those whose rolls are laid out.
+
+    The solver lays out the rolls of a turn's start and of every position
+    whose stop does not win (``cantstop.solve._laid.WINS``): the columns
+    won, with those a marker tops, fewer than three.  Its cost grows with
+    these; the others cost next to nothing.
+
+    >>> laid_out_positions([1, 1, 2, 2, 3, 3, 3, 2, 2, 1, 1])  # scaled board 3
+    (5181822, 859320)
+    >>> going, laid = laid_out_positions(list(STANDARD_HEIGHTS.values()))
+    >>> going == full_board()[2], round(laid / going, 3)
+    (True, 0.799)
+    """
+    # Per (won columns, won or topped columns, both capped at 3; markers): positions.
+    table: dict[tuple[int, int, int], int] = {(0, 0, 0): 1}
+    for h in heights:
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (won, closed, markers), count in table.items():
+            for square in range(h + 1):
+                options = []
+                if square == h:
+                    options.append(((min(won + 1, 3), min(closed + 1, 3), markers), 1))
+                else:
+                    options.append(((won, closed, markers), 1))
+                    if markers < MARKERS:
+                        room = h - square
+                        options.append(((won, closed, markers + 1), room - 1))
+                        options.append(((won, min(closed + 1, 3), markers + 1), 1))
+                for key, ways in options:
+                    if ways:
+                        nxt[key] = nxt.get(key, 0) + count * ways
+        table = nxt
+    going = sum(count for (won, _, _), count in table.items() if won < 3)
+    laid = sum(
+        count
+        for (won, closed, markers), count in table.items()
+        if won < 3 and (markers == 0 or closed < 3)
+    )
+    return going, laid
+
+
+def kernel_cost(row: Row) -> tuple[float, float]:
+    """Return the kernel's seconds per laid-out position of ``row``, and per standard position.
+
+    The first is the row's CPU seconds less the engine's (the engine's
+    answers fill a table of bounded size once: they do not grow with the
+    board) over its laid-out positions (:func:`laid_out_positions`); the
+    second spreads that cost over the standard board's in-turn positions,
+    of which a larger share is laid out than of any scaled board's.
+    """
+    _, laid = laid_out_positions(row["heights"])
+    per_laid = (row["seconds"] - row.get("engine_seconds", 0.0)) / laid
+    going, standard = laid_out_positions(list(STANDARD_HEIGHTS.values()))
+    return per_laid, per_laid * standard / going
+
+
 def full_waves(heights: Sequence[int] | None = None) -> list[tuple[int, int, int]]:
     """Return a board's waves: (squares in all, anchors, in-turn positions), the most squares first.
 
@@ -198,7 +255,7 @@ def cluster_plan(row: Row, nodes: int, cores: int, task_anchors: int = 4096) -> 
     The checkpoint keeps 8 bytes per anchor solved.
     """
     every, going, positions = full_board()
-    per_position = (row["seconds"] - row.get("engine_seconds", 0.0)) / row["positions"]
+    per_position = kernel_cost(row)[1]
     slots = nodes * cores
     values = 8 * every
     small = 1
@@ -239,8 +296,8 @@ def cluster_markdown(row: Row, nodes: int, cores: int, task_anchors: int = 4096)
     return (
         f"| the standard board on {nodes} nodes of {cores} cores, tasks of at most "
         f"{task_anchors:,} anchors | figure |\n| --- | ---: |\n"
-        f"| kernel per in-turn position, measured on board {row['k']} "
-        f"| {f['us_per_position']:.2f} µs |\n"
+        f"| kernel per in-turn position, from its cost per laid-out position on board "
+        f"{row['k']} | {f['us_per_position']:.2f} µs |\n"
         f"| CPU core-hours, every anchor (no mirror symmetry) | {f['core_hours']:,.0f} |\n"
         f"| waves (squares in all, {f['waves'] - 1} down to 0) | {f['waves']:,} |\n"
         f"| tasks in all; in the largest wave | {f['tasks']:,}; {f['largest_wave_tasks']:,} |\n"
@@ -261,16 +318,15 @@ def cluster_markdown(row: Row, nodes: int, cores: int, task_anchors: int = 4096)
 def plan(row: Row, cores_per_node: int = 64) -> dict[str, float]:
     """Return the standard board's cost extrapolated from a table row's cost per position.
 
-    The kernel's cost per in-turn position (its CPU seconds over positions,
-    Newton's passes included; the engine's table answers, a bounded one-off
-    cost, left out) is taken to hold on the standard board; the
+    The kernel's cost per laid-out position (:func:`kernel_cost`: its CPU
+    seconds, Newton's passes included, less the engine's table answers, a
+    bounded one-off cost) is taken to hold on the standard board; the
     mirror symmetry (column ``c`` and ``14 - c`` have the same height) halves
     anchors and positions.  Memory is the values of every anchor, 8 bytes
     each, which every node holds for the stages that read them.
     """
     _, going, positions = full_board()
-    # The engine's answers fill a table of bounded size once: they do not grow with the board.
-    per_position = (row["seconds"] - row.get("engine_seconds", 0.0)) / row["positions"]
+    per_laid, per_position = kernel_cost(row)
     core_hours = positions / 2 * per_position / 3600
     return {
         "anchors": going,
@@ -278,6 +334,7 @@ def plan(row: Row, cores_per_node: int = 64) -> dict[str, float]:
         "positions": positions,
         "positions_mirrored": positions / 2,
         "us_per_position": 1e6 * per_position,
+        "us_per_laid_out_position": 1e6 * per_laid,
         "core_hours": core_hours,
         "cores_for_one_day": core_hours / 24,
         "nodes_for_one_day": math.ceil(core_hours / 24 / cores_per_node),
@@ -291,12 +348,17 @@ def plan_markdown(rows: Sequence[Row]) -> str:
     row = max(rows, key=lambda r: r["positions"])
     figures = plan(row)
     per_anchor = 1e6 * row["seconds"] / row["anchors"]
+    _, laid = laid_out_positions(row["heights"])
+    going, standard = laid_out_positions(list(STANDARD_HEIGHTS.values()))
     return (
         f"Measured on board {row['k']}, the largest solved: {row['seconds']:,.1f} CPU seconds "
         f"for {row['anchors']:,} anchors and {row['positions']:,} in-turn positions, that is "
-        f"{per_anchor:,.0f} microseconds per anchor (the engine's table answers included) and "
-        f"{figures['us_per_position']:.2f} microseconds of the kernel per in-turn position "
-        f"(Newton's passes included).\n\n"
+        f"{per_anchor:,.0f} microseconds per anchor (the engine's table answers included). "
+        f"The kernel lays out the rolls of {laid:,} of those positions "
+        f"({100 * laid / row['positions']:.0f}%; the others' stop wins), at "
+        f"{figures['us_per_laid_out_position']:.2f} microseconds each (Newton's passes "
+        f"included); on the standard board it would lay out {100 * standard / going:.0f}% "
+        f"of the positions, {figures['us_per_position']:.2f} microseconds per position.\n\n"
         f"| the standard board | figure |\n| --- | ---: |\n"
         f"| anchors of a game still going on | {figures['anchors']:,} |\n"
         f"| the same under the mirror symmetry | {figures['anchors_mirrored']:,.0f} |\n"
