@@ -25,6 +25,8 @@ __all__ = [
     "full_board",
     "full_waves",
     "gap_svg",
+    "kernel_cost",
+    "laid_out_positions",
     "markdown_table",
     "plan",
     "plan_markdown",
