@@ -247,18 +247,18 @@ def test_the_solve_asks_the_engine_nothing_after_its_discovery(monkeypatch) -> N
 
 def test_the_kernels_hash_table_finds_what_was_put() -> None:
     """The template table: absent keys, updates, refusal once half full, and growth."""
-    from cantstop.solve import _laid
+    from cantstop.solve import _templates
 
-    table = _laid.new_table(8)
-    assert _laid.find(table, 5) == _laid.ABSENT
-    assert all(_laid.put(table, key, 10 * key) for key in (5, 13, 2**40, 0))
-    assert not _laid.put(table, 77, 1)  # a fifth key would fill more than half of 8 slots
-    assert _laid.put(table, 13, 7)  # a key already there is updated
-    bigger = _laid.grown(table)
+    table = _templates.new_table(8)
+    assert _templates.find(table, 5) == _templates.ABSENT
+    assert all(_templates.put(table, key, 10 * key) for key in (5, 13, 2**40, 0))
+    assert not _templates.put(table, 77, 1)  # a fifth key would fill more than half of 8 slots
+    assert _templates.put(table, 13, 7)  # a key already there is updated
+    bigger = _templates.grown(table)
     assert len(bigger[0]) == 16
-    assert _laid.put(bigger, 77, 1)
-    found = {key: _laid.find(bigger, key) for key in (5, 13, 2**40, 0, 77, 6)}
-    assert found == {5: 50, 13: 7, 2**40: 2**40 * 10, 0: 0, 77: 1, 6: _laid.ABSENT}
+    assert _templates.put(bigger, 77, 1)
+    found = {key: _templates.find(bigger, key) for key in (5, 13, 2**40, 0, 77, 6)}
+    assert found == {5: 50, 13: 7, 2**40: 2**40 * 10, 0: 0, 77: 1, 6: _templates.ABSENT}
 
 
 def test_kernels_agree_when_the_template_store_starts_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -24,7 +24,7 @@ import numpy as np
 
 from cantstop import MARKERS, Move, Phase, Rules, State, format_state
 from cantstop.errors import IllegalAction, InvalidRules, InvalidState
-from cantstop.solve import _kernel, _laid, _policy
+from cantstop.solve import _kernel, _laid, _policy, _templates
 from cantstop.solve.board import Board
 
 __all__ = ["Solution", "SolveStats", "Turn", "solve"]
@@ -231,12 +231,12 @@ KERNELS = ("laid", "reference")
 
 
 class Templates:
-    """The board's store of outcome templates (see ``cantstop.solve._laid``).
+    """The board's store of outcome templates (see ``cantstop.solve._templates``).
 
     Its arrays are made once, about ``nbytes`` in all (:data:`TEMPLATE_BYTES`
     unless given), and room for one template at least; the memory behind
     them is only taken as templates fill it.  When the store is full the
-    kernel empties it (``_laid.empty_store``) and goes on: templates are
+    kernel empties it (``_templates.empty_store``) and goes on: templates are
     remade from the move table when next needed, so that changes no value,
     only the time.
     """
@@ -245,8 +245,8 @@ class Templates:
         size = TEMPLATE_BYTES if nbytes is None else nbytes
         groups = max(size // 10, 256)  # 8 bytes a group, and a template has 8 groups or more
         count = max(groups // 8, 4)
-        #: The template of each (markers, classes) key met, as a table of ``_laid.find``.
-        self.keys = _laid.new_table(1 << (2 * count).bit_length())
+        #: The template of each (markers, classes) key met, as a table of ``_templates.find``.
+        self.keys = _templates.new_table(1 << (2 * count).bit_length())
         self.arrays = (
             np.zeros(count + 1, np.float64),  # bust weight of each template
             np.zeros(count + 1, np.int64),  # first group of each template
@@ -263,9 +263,9 @@ class Templates:
 
 
 def entry_steps(board: Board) -> np.ndarray:
-    """Return the steps of the moves of ``board``'s move table (:func:`~._laid.entry_steps`)."""
+    """Return the steps of the moves of ``board``'s move table (``_templates.entry_steps``)."""
     pstep = np.zeros(len(board.pool), np.int64)
-    _laid.entry_steps(board.pool, board.pool_used, board.stride, pstep)
+    _templates.entry_steps(board.pool, board.pool_used, board.stride, pstep)
     return pstep
 
 
@@ -277,7 +277,7 @@ def discover(board: Board, anchors: np.ndarray, every_roll: bool) -> float:
     is as :func:`cantstop.solve._laid.lay_out` takes it.
     """
     misses = np.zeros((DISCOVER_BUFFER, 3), np.int64)
-    checked = _laid.new_table(1 << 16)
+    checked = _templates.new_table(1 << 16)
     position = 0
     engine = 0.0
     while True:
@@ -286,8 +286,8 @@ def discover(board: Board, anchors: np.ndarray, every_roll: bool) -> float:
         )
         if found == -1:
             return engine
-        if found == _laid.FULL:
-            checked = _laid.grown(checked)
+        if found == _templates.FULL:
+            checked = _templates.grown(checked)
             continue
         asking = time.process_time()
         board.fill(misses[:found])
