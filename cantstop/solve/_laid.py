@@ -70,6 +70,39 @@ WINS = -1.0
 
 
 @njit(cache=True)
+def place(
+    a: int,
+    local: int,
+    cols: np.ndarray,
+    n: int,
+    wmask: int,
+    room: np.ndarray,
+    stride: np.ndarray,
+    cls: np.ndarray,
+) -> tuple[int, int]:  # pragma: no cover
+    """Place the markers of in-turn position ``local`` of a block of anchor ``a``.
+
+    The block's marker columns are ``cols[:n]`` and ``local`` numbers their
+    climbs as ``build_blocks`` lays them out.  Writes the marker columns'
+    classes into ``cls`` and returns the position's anchor number and the
+    columns won or topped by a marker (``wmask`` being those the anchor won).
+    """
+    t = a
+    tmask = wmask
+    rest = local
+    for j in range(n - 1, -1, -1):
+        c = cols[j]
+        u = rest % room[c] + 1
+        rest //= room[c]
+        t += u * stride[c]
+        left = room[c] - u
+        cls[c] = 3 + min(left, 2)
+        if left == 0:
+            tmask |= 1 << c
+    return t, tmask
+
+
+@njit(cache=True)
 def discover(
     anchors: np.ndarray,
     start: int,
@@ -111,17 +144,7 @@ def discover(
         for b in range(nb):
             n = bn[b]
             for local in range(bsize[b]):
-                t = a
-                tmask = wmask
-                rest = local
-                for j in range(n - 1, -1, -1):
-                    c = bcols[b, j]
-                    u = rest % room[c] + 1
-                    rest //= room[c]
-                    t += u * stride[c]
-                    cls[c] = 3 + min(room[c] - u, 2)
-                    if u == room[c]:
-                        tmask |= 1 << c
+                t, tmask = place(a, local, bcols[b], n, wmask, room, stride, cls)
                 key = class_key(cls, n)
                 if (every_roll or n == 0 or not over[tmask]) and find(checked, key) == ABSENT:
                     rkeys = roll_keys(keys, cls, room, bcols[b], n)
@@ -204,18 +227,7 @@ def lay_out(
     for b in range(nb):
         n = bn[b]
         for local in range(bsize[b] - 1, -1, -1):
-            t = a
-            tmask = wmask
-            rest = local
-            for j in range(n - 1, -1, -1):
-                c = bcols[b, j]
-                u = rest % room[c] + 1
-                rest //= room[c]
-                t += u * stride[c]
-                left = room[c] - u
-                cls[c] = 3 + min(left, 2)
-                if left == 0:
-                    tmask |= 1 << c
+            t, tmask = place(a, local, bcols[b], n, wmask, room, stride, cls)
             if not every_roll and n > 0 and over[tmask]:
                 if missing == 0:
                     slot[t - a] = i
