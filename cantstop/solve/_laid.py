@@ -103,6 +103,16 @@ def place(
 
 
 @njit(cache=True)
+def unplace(
+    cols: np.ndarray, n: int, room: np.ndarray, cls: np.ndarray
+) -> None:  # pragma: no cover
+    """Undo :func:`place`: give the marker columns ``cols[:n]`` their classes without a marker."""
+    for j in range(n):
+        c = cols[j]
+        cls[c] = min(room[c], 2)
+
+
+@njit(cache=True)
 def discover(
     anchors: np.ndarray,
     start: int,
@@ -158,9 +168,7 @@ def discover(
                     if not put(checked, key, 0):
                         clear_blocks(nb, blocks)
                         return position, (recorded if recorded else FULL)
-                for j in range(n):
-                    c = bcols[b, j]
-                    cls[c] = min(room[c], 2)
+                unplace(bcols[b], n, room, cls)
         clear_blocks(nb, blocks)
     return anchors.shape[0], (recorded if recorded else -1)
 
@@ -235,9 +243,7 @@ def lay_out(
                     p_bust[i] = WINS
                     i += 1
                     p_group[i] = ng
-                for j in range(n):
-                    c = bcols[b, j]
-                    cls[c] = min(room[c], 2)
+                unplace(bcols[b], n, room, cls)
                 continue
             key = class_key(cls, n)
             tid = find(templates, key)
@@ -293,9 +299,7 @@ def lay_out(
                     gfirst[ng] = ns
                 i += 1
                 p_group[i] = ng
-            for j in range(n):
-                c = bcols[b, j]
-                cls[c] = min(room[c], 2)
+            unplace(bcols[b], n, room, cls)
     return (recorded if missing else -1), (gw, gfirst, succ)
 
 
