@@ -10,11 +10,12 @@ passes), each solve on a fresh board whose move table is asked of the
 engine, and prints both kernels' microseconds per in-turn position (CPU
 time less the engine's), their ratio, and the largest difference between
 the two solutions' values.  ``--no-reference`` skips that second solve.
-``--evaluate`` also evaluates the Rule of 28, the cautious, the bold and
-the random player exactly through the solver's tables
+``--evaluate`` also evaluates every built-in player but the optimal one
+(the Rule of 28, the cautious, the bold, the greedy and the random player)
+exactly through the solver's tables
 (:func:`cantstop.solve.evaluate.evaluate_on_tables`), each on a fresh
-board, and prints each one's CPU time, the engine's part, and its ratio to
-the solve's.
+board, and prints each one's CPU time (its tables' making included), the
+engine's part, and its ratio to the solve's.
 ``--ray`` also solves it on a local Ray cluster (the ``ray`` extra), one
 task per part (:mod:`cantstop.solve.partition`), and reports the largest
 difference between the two solutions' values (0.0: the same, bit for bit).
@@ -75,10 +76,17 @@ def main() -> None:
         report["solve_speedup"] = round(old.seconds / stats.seconds, 2)
         report["reference_max_difference"] = float(abs(reference.values - solution.values).max())
     if args.evaluate:
-        from cantstop.players import BoldPlayer, CautiousPlayer, RandomPlayer, Rule28Player
+        from cantstop.players import (
+            BoldPlayer,
+            CautiousPlayer,
+            GreedyPlayer,
+            RandomPlayer,
+            Rule28Player,
+        )
         from cantstop.solve.evaluate import evaluate_on_tables
 
-        for player in (Rule28Player(), CautiousPlayer(), BoldPlayer(), RandomPlayer()):
+        players = (Rule28Player(), CautiousPlayer(), BoldPlayer(), GreedyPlayer(), RandomPlayer())
+        for player in players:
             found = evaluate_on_tables(player, rules)
             assert found is not None
             prefix = "evaluate" if player.name == "rule28" else f"evaluate_{player.name}"

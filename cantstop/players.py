@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Protocol, runtime_checkable
 
 from cantstop.actions import Move
@@ -206,23 +207,64 @@ class GreedyPlayer:
 
     name = "greedy"
 
+    def score(
+        self, columns: Sequence[int], new: int, heights: Mapping[int, int]
+    ) -> tuple[float, int]:
+        """Return the key of a move playing the sums ``columns``, ``new`` of them in new columns.
+
+        The highest key is played: the sum of ``1 / height`` over the sums
+        (in floating point, as the move lists them), then the fewest new
+        markers.
+
+        >>> from cantstop import STANDARD_HEIGHTS
+        >>> GreedyPlayer().score((2, 12), 2, STANDARD_HEIGHTS) > GreedyPlayer().score(
+        ...     (7, 7), 1, STANDARD_HEIGHTS
+        ... )
+        True
+        """
+        return (sum(1 / heights[c] for c in columns), -new)
+
     def choose(self, state: State, rng: random.Random) -> Move:
         """Return the move that climbs the largest share of its columns."""
         heights = state.rules.heights
 
         def value(move: Move) -> tuple[float, int]:
             new = len({c for c in move.columns if c not in state.markers})
-            return (sum(1 / heights[c] for c in move.columns), -new)
+            return self.score(move.columns, new, heights)
 
         return max(state.legal_moves(), key=value)
+
+    def stops_outright(self, wins: bool, claims: bool) -> bool:
+        """Return whether the player stops whatever the dice offer: when stopping wins or claims.
+
+        ``wins`` is whether a stop now wins the game, ``claims`` whether it
+        claims a column.
+
+        >>> GreedyPlayer().stops_outright(False, True), GreedyPlayer().stops_outright(False, False)
+        (True, False)
+        """
+        return wins or claims
+
+    def gain_limit(self, bust: Fraction, progress: int) -> Fraction:
+        """Return the most expected gain at which the player stops: the spaces it expects to lose.
+
+        ``bust`` is the chance that the next roll busts, ``progress`` the
+        spaces the markers stand above the player's squares.
+
+        >>> GreedyPlayer().gain_limit(Fraction(1, 4), 6)
+        Fraction(3, 2)
+        """
+        return bust * progress
 
     def stops(self, state: State, rng: random.Random) -> bool:
         """Stop unless the next roll's expected gain beats its expected loss."""
         if not may_stop(state):
             return False
-        if stopping_wins(state) or claims_a_column(state):
+        if self.stops_outright(stopping_wins(state), claims_a_column(state)):
             return True
-        return expected_gain(state) <= bust_probability(state) * turn_progress(state)
+        return expected_gain(state) <= self.gain_limit(
+            bust_probability(state), turn_progress(state)
+        )
 
 
 #: Michael Keller's "Rule of 28": the points one space is worth in each column.

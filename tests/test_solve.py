@@ -7,6 +7,8 @@ import math
 import random
 import subprocess
 import sys
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -94,7 +96,7 @@ def test_exact_evaluation_agrees_with_value_iteration_of_the_player(tiny) -> Non
         assert exact >= values[start] - 1e-12  # nobody beats the optimum
 
 
-TABLED = [Rule28Player(), CautiousPlayer(), BoldPlayer(), QuotaPlayer(2)]
+TABLED = [Rule28Player(), CautiousPlayer(), BoldPlayer(), QuotaPlayer(2), GreedyPlayer()]
 
 
 @pytest.mark.parametrize("player", TABLED, ids=lambda p: f"{p.name}")
@@ -158,6 +160,64 @@ def test_a_broken_table_of_the_cautious_player_is_caught(monkeypatch, break_it) 
     assert evaluate(CautiousPlayer(), rules) != pytest.approx(walked, rel=1e-9)
 
 
+@pytest.mark.parametrize(
+    "break_it",
+    [
+        pytest.param(lambda t: t._replace(choice=-t.choice), id="worst-move"),
+        pytest.param(
+            lambda t: t._replace(choice=t.choice.reshape(-1, 3)[:, :1].repeat(3, axis=1).ravel()),
+            id="new-markers-ignored",
+        ),
+        pytest.param(lambda t: t._replace(stop=~t.stop), id="outright-stops-reversed"),
+        pytest.param(lambda t: t._replace(limit=t.limit * 0), id="no-loss-expected"),
+        pytest.param(lambda t: t._replace(limit=t.limit + 324), id="a-quarter-space-more"),
+        pytest.param(lambda t: t._replace(limit=t.limit[::-1]), id="bust-chance-reversed"),
+    ],
+)
+def test_a_broken_table_of_the_greedy_player_is_caught(monkeypatch, break_it) -> None:  # type: ignore[no-untyped-def]
+    """The greedy player's tables: each broken, the value leaves the engine walk's somewhere."""
+    from cantstop.solve import evaluate as module
+
+    honest = module.policy_tables
+    monkeypatch.setattr(module, "policy_tables", lambda p, b: break_it(honest(p, b)))
+    differs = []
+    for rules in TINY:
+        walked = evaluate(GreedyPlayer(), rules, tables=False)
+        differs.append(evaluate(GreedyPlayer(), rules) != pytest.approx(walked, rel=1e-9))
+    assert any(differs)
+
+
+def test_the_greedy_players_tables_compare_its_own_floating_point_keys() -> None:
+    """On heights where 1/6 and 1/10 + 1/15 are equal but their floats are not, as the player sees.
+
+    The roll (1, 4, 3, 4) offers 5 alone or 4 and 8 together.  The player's
+    float key ranks 4 and 8 higher; exact fractions would tie and then
+    prefer the single new marker.  The tables follow the player, and a
+    player keyed by exact fractions is worth something else.
+    """
+    rules = Rules(players=1, heights={4: 10, 5: 6, 8: 15}, columns_to_win=2)
+    state = new_game(rules).apply(Roll((1, 4, 3, 4)))
+    assert GreedyPlayer().choose(state, random.Random(0)).columns == (4, 8)
+
+    class Exact(GreedyPlayer):
+        def score(
+            self, columns: Sequence[int], new: int, heights: Mapping[int, int]
+        ) -> tuple[float, int]:
+            exact = sum(Fraction(1, heights[c]) for c in columns)
+            return (exact, -new)  # type: ignore[return-value]
+
+    assert Exact().choose(state, random.Random(0)).columns == (5,)
+    board = Board.of(rules)
+    found = evaluate_on_tables(GreedyPlayer(), rules, board)
+    assert found is not None
+    for squares in [(9, 0, 14), (8, 0, 13)]:
+        start = board.state(squares)
+        walked = evaluate(GreedyPlayer(), rules, start, tables=False)
+        tabled = float(found.values[board.number(squares)])
+        assert tabled == pytest.approx(walked, rel=1e-12)
+        assert evaluate(Exact(), rules, start) != pytest.approx(walked, rel=1e-6)
+
+
 def test_only_the_tabled_players_themselves_give_tables() -> None:
     """Other players, and subclasses that may decide otherwise, are walked through the engine."""
 
@@ -168,9 +228,13 @@ def test_only_the_tabled_players_themselves_give_tables() -> None:
         def stop_rule(self, progress: int, claims: bool) -> bool:
             return progress >= 3
 
+    class Hasty(GreedyPlayer):
+        def gain_limit(self, bust: Fraction, progress: int) -> Fraction:
+            return 2 * bust * progress
+
     board = Board.of(TINY[0])
-    assert policy_tables(GreedyPlayer(), board) is None
-    for player in (Bolder(), Reckless(3)):
+    assert policy_tables(GreedyPlayer(), board) is not None
+    for player in (Bolder(), Reckless(3), Hasty()):
         assert policy_tables(player, board) is None
         assert evaluate_on_tables(player, TINY[0]) is None
         assert evaluate(player, TINY[0]) > evaluate(Rule28Player(), TINY[0]) - 1.0  # walked
@@ -231,8 +295,8 @@ def test_the_solve_asks_the_engine_nothing_after_its_discovery(monkeypatch) -> N
 
     discover = _solution.discover
 
-    def discovering(board: Board, anchors: object, every_roll: bool) -> float:
-        found = discover(board, anchors, every_roll)  # type: ignore[arg-type]
+    def discovering(board: Board, anchors: object, policy: object) -> float:
+        found = discover(board, anchors, policy)  # type: ignore[arg-type]
         calls.append("discovered")
         return found
 

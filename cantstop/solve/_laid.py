@@ -22,7 +22,9 @@ Newton's passes read only that layout: contiguous arrays, no table keys, no
 hashing.  Two things spare work without changing a value:
 
 - a position whose stop wins the game is worth 1 turn, its stop, since no
-  value is less than 1; its rolls are not laid out (:data:`WINS`);
+  value is less than 1; its rolls are not laid out (``_policy.BARE``), nor,
+  when a player's play is valued, those of a position where it stops
+  whatever the dice would offer;
 - a pass also finds how far the bust cost may move with its choices still
   best (:func:`laid_pass`); when Newton's next value lies within that, it
   is the fixed point, and no further pass is needed to confirm it.
@@ -51,7 +53,18 @@ from cantstop.solve._kernel import (
     request,
     won_mask,
 )
-from cantstop.solve._policy import NEVER, RANDOM, placings, player_pass, random_pass
+from cantstop.solve._policy import (
+    BARE,
+    GAIN,
+    NEVER,
+    RANDOM,
+    Policy,
+    gain_pass,
+    placings,
+    player_pass,
+    random_pass,
+    stops_outright,
+)
 from cantstop.solve._templates import (
     ABSENT,
     FULL,
@@ -64,9 +77,6 @@ from cantstop.solve._templates import (
     put,
     roll_keys,
 )
-
-#: The bust weight that marks a laid-out position whose stop wins: no roll of it is laid out.
-WINS = -1.0
 
 
 @njit(cache=True)
@@ -113,6 +123,31 @@ def unplace(
 
 
 @njit(cache=True)
+def outright(
+    a: int,
+    s: np.ndarray,
+    h: np.ndarray,
+    over: np.ndarray,
+    nb: int,
+    blocks: tuple[np.ndarray, ...],
+    policy: Policy,
+    placed: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    bare: np.ndarray,
+) -> int:  # pragma: no cover
+    """Place the markers of anchor ``a``'s positions and find where the player stops outright.
+
+    Fills ``placed`` (``_policy.placings``; the random player needs none)
+    and ``bare`` (``_policy.stops_outright``) in the order :func:`lay_out`
+    numbers the positions; returns how many positions there are.
+    """
+    count = blocks[3][nb - 1] + 1
+    if policy[0] != RANDOM:
+        placings(a, s, h, nb, blocks, policy, placed)
+    stops_outright(count, h.shape[0], over, placed, policy, bare)
+    return int(count)
+
+
+@njit(cache=True)
 def discover(
     anchors: np.ndarray,
     start: int,
@@ -120,12 +155,17 @@ def discover(
     markers: int,
     checked: tuple[np.ndarray, np.ndarray, np.ndarray],
     misses: np.ndarray,
-    every_roll: bool,
+    policy: Policy,
+    placed: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    bare: np.ndarray,
 ) -> tuple[int, int]:  # pragma: no cover
     """Find the table entries that the turns of ``anchors[start:]`` need and the table lacks.
 
-    Positions whose stop wins are passed over unless ``every_roll`` (as
-    :func:`lay_out` lays them out).  Each (markers, classes) pair met is
+    The positions whose rolls :func:`lay_out` will not lay out are passed
+    over: in a solve those whose stop wins, in an evaluation (``policy``
+    of a width other than 0) those where the player stops outright
+    (``_policy.stops_outright``, with ``placed`` and ``bare`` its
+    scratch).  Each (markers, classes) pair met is
     checked once: its 126 entries are
     looked up, the missing ones written to ``misses`` (:func:`request`),
     and the pair is entered in ``checked`` (a table of ``_templates.find``).
@@ -143,20 +183,26 @@ def discover(
     rolls = tables[6].shape[0]
     keys = (*key_coefficients(tables), np.empty(rolls, np.int64), np.empty(rolls, np.int64))
     recorded = 0
+    evaluating = policy[0] != 0
     for position in range(start, anchors.shape[0]):
         a = anchors[position]
         decode(a, h, stride, s)
         if over[won_mask(s, h)]:
             continue
         nb = build_blocks(s, h, markers, blocks)
+        if evaluating:
+            outright(a, s, h, over, nb, blocks, policy, placed, bare)
         wmask, cls, room = open_classes(s, h)
         anchor_keys(cls, tables, keys[2])
+        i = 0
         for b in range(nb):
             n = bn[b]
-            for local in range(bsize[b]):
+            for local in range(bsize[b] - 1, -1, -1):
                 t, tmask = place(a, local, bcols[b], n, wmask, room, stride, cls)
                 key = class_key(cls, n)
-                if (every_roll or n == 0 or not over[tmask]) and find(checked, key) == ABSENT:
+                skip = bare[i] if evaluating else n > 0 and over[tmask]
+                i += 1
+                if not skip and find(checked, key) == ABSENT:
                     rkeys = roll_keys(keys, cls, room, bcols[b], n)
                     for r in range(rolls):
                         ekey = rkeys[r]
@@ -192,7 +238,8 @@ def lay_out(
     p_group: np.ndarray,
     lay: tuple[np.ndarray, np.ndarray, np.ndarray],
     misses: np.ndarray,
-    every_roll: bool,
+    evaluating: bool,
+    bare: np.ndarray,
 ) -> tuple[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:  # pragma: no cover
     """Lay out the turn of anchor ``a``; return (code, ``lay``).
 
@@ -208,10 +255,11 @@ def lay_out(
     and ``scratch`` ``_templates.make_template``'s.
     The arrays of ``lay`` grow as needed and are returned.
 
-    Unless ``every_roll``, a position whose stop wins the game is laid out
-    without its rolls, its bust weight :data:`WINS`: its value is 1, the
-    stop, and no roll can do better, every value being 1 turn or more.  A
-    player who may roll on there needs ``every_roll``.
+    Some positions are laid out without their rolls, their bust weight
+    ``_policy.BARE``, and are worth their stop.  In a solve, those whose
+    stop wins the game: its value is 1, and no roll can do better, every
+    value being 1 turn or more.  When ``evaluating`` a player's play, those
+    where ``bare[i]`` says the player stops whatever its rolls.
 
     When the template store is full it is emptied (``_templates.empty_store``) and
     the layout goes on: what is laid out no longer needs the templates.
@@ -232,15 +280,18 @@ def lay_out(
     ns = 0
     p_group[0] = 0
     gfirst[0] = 0
+    numbered = 0
     for b in range(nb):
         n = bn[b]
         for local in range(bsize[b] - 1, -1, -1):
             t, tmask = place(a, local, bcols[b], n, wmask, room, stride, cls)
-            if not every_roll and n > 0 and over[tmask]:
+            skip = bare[numbered] if evaluating else n > 0 and over[tmask]
+            numbered += 1
+            if skip:
                 if missing == 0:
                     slot[t - a] = i
-                    p_stop[i] = 1.0
-                    p_bust[i] = WINS
+                    p_stop[i] = 1.0 if over[tmask] else 1.0 + values[t]
+                    p_bust[i] = BARE
                     i += 1
                     p_group[i] = ng
                 unplace(bcols[b], n, room, cls)
@@ -332,7 +383,8 @@ def laid_pass(
     Each position is worth the better of its stop and its roll: the mean over
     the rolls of the best successor, a bust costing ``1 + x``; ``d`` is the
     slope in ``x`` (ties keep the first best move, and a tie of stop and roll
-    stops).  A position whose stop wins (:data:`WINS`) is worth its stop.
+    stops).  A position laid out without its rolls (``_policy.BARE``: its
+    stop wins) is worth its stop.
 
     ``bound`` gets (lo, hi): the choices made here stay best, each
     position's value staying ``w + d * z``, for a bust cost of ``1 + x + z``
@@ -343,7 +395,7 @@ def laid_pass(
     bound[0] = -np.inf
     bound[1] = np.inf
     for i in range(count):
-        if p_bust[i] == WINS:
+        if p_bust[i] == BARE:
             w[i] = p_stop[i]
             d[i] = 0.0
             continue
@@ -388,7 +440,7 @@ def run_anchors(
     values: np.ndarray,
     templates: tuple[np.ndarray, np.ndarray, np.ndarray],
     store: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    policy: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    policy: Policy,
     w: np.ndarray,
     d: np.ndarray,
     misses: np.ndarray,
@@ -396,7 +448,7 @@ def run_anchors(
 ) -> tuple[int, int]:  # pragma: no cover
     """Solve ``anchors[start:]``, or value them as a player plays, each turn laid out once.
 
-    With ``policy`` = (width, slot_of, choice, likely, stop) of width 0
+    With ``policy`` (``_policy.Policy``) of width 0
     (:func:`cantstop.solve._policy.optimal`), each anchor is solved by
     Newton's passes over its laid-out turn, as
     :func:`~cantstop.solve._kernel.solve_anchors` solves it, but a pass
@@ -405,7 +457,9 @@ def run_anchors(
     the fixed point, and no pass is needed to confirm it.  With a player's
     tables (:class:`cantstop.solve.evaluate.PolicyTables`), it is valued as
     that player plays it, by one :func:`~cantstop.solve._policy.player_pass`
-    (:func:`~cantstop.solve._policy.random_pass` for the random player).
+    (:func:`~cantstop.solve._policy.random_pass` for the random player,
+    :func:`~cantstop.solve._policy.gain_pass` for the greedy one), the
+    rolls of the positions where it stops outright not laid out.
     ``pstep`` is ``_templates.entry_steps`` of the pool in ``tables``.
 
     Returns ``(position reached, code)``: code -1 when every anchor was
@@ -430,33 +484,36 @@ def run_anchors(
     p_stop = np.empty(size, np.float64)
     p_bust = np.empty(size, np.float64)
     p_group = np.empty(size + 1, np.int64)
-    placed = (np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64))
+    placed = (np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64),
+              np.empty(size, np.int64))  # fmt: skip
+    bare = np.zeros(size, np.bool_)
     lay = (np.empty(32 * size, np.float64), np.empty(32 * size + 1, np.int64),
            np.empty(64 * size, np.int64))  # fmt: skip
     bound = np.empty(2, np.float64)
+    evaluating = policy[0] != 0
     for position in range(start, anchors.shape[0]):
         a = anchors[position]
         nb = begin_anchor(a, s, tables, values, markers, blocks)
         if nb == 0:
             continue
+        if evaluating:
+            outright(a, s, h, over, nb, blocks, policy, placed, bare)
         code, lay = lay_out(
             a, s, tables, pstep, values, templates, store, nb, blocks, slot, keys, scratch,
-            p_stop, p_bust, p_group, lay, misses, policy[0] != 0,
+            p_stop, p_bust, p_group, lay, misses, evaluating, bare,
         )  # fmt: skip
         if code != -1:
             clear_blocks(nb, blocks)
             return position, code
         count = blocks[3][nb - 1] + 1
-        if policy[0] > 0:
-            placings(a, s, h, nb, blocks, policy, placed)
         clear_blocks(nb, blocks)
-        if policy[0]:
+        if evaluating:
             if policy[0] == RANDOM:
                 f, b = random_pass(count, p_stop, p_bust, p_group, lay, policy[3][0], w, d)
+            elif policy[0] == GAIN:
+                f, b = gain_pass(count, k, p_stop, p_bust, p_group, lay, placed, policy, w, d)
             else:
-                f, b = player_pass(
-                    count, k, over, p_stop, p_bust, p_group, lay, placed, policy, w, d
-                )
+                f, b = player_pass(count, k, p_stop, p_bust, p_group, lay, placed, policy, w, d)
             values[a] = np.inf if 1.0 - b <= NEVER else f / (1.0 - b)
             count_anchor(stats, count, 1)
             continue

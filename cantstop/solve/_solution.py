@@ -269,20 +269,24 @@ def entry_steps(board: Board) -> np.ndarray:
     return pstep
 
 
-def discover(board: Board, anchors: np.ndarray, every_roll: bool) -> float:
+def discover(board: Board, anchors: np.ndarray, policy: _policy.Policy) -> float:
     """Fill the move table with the entries the turns of ``anchors`` need; return the engine's time.
 
     :func:`cantstop.solve._laid.discover` lists the missing entries, many
-    at a time, so that the solve that follows meets none.  ``every_roll``
-    is as :func:`cantstop.solve._laid.lay_out` takes it.
+    at a time, so that the solve (or, with a player's ``policy``, the
+    evaluation) that follows meets none.
     """
+    size = board.largest_turn()
+    placed = (np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64),
+              np.empty(size, np.int64))  # fmt: skip
+    bare = np.zeros(size, np.bool_)
     misses = np.zeros((DISCOVER_BUFFER, 3), np.int64)
     checked = _templates.new_table(1 << 16)
     position = 0
     engine = 0.0
     while True:
         position, found = _laid.discover(
-            anchors, position, board.tables(), MARKERS, checked, misses, every_roll
+            anchors, position, board.tables(), MARKERS, checked, misses, policy, placed, bare
         )
         if found == -1:
             return engine
@@ -301,7 +305,7 @@ def run_kernel(
     stats: np.ndarray,
     kernel: str = "laid",
     progress: Callable[[int, int], None] | None = None,
-    policy: tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+    policy: _policy.Policy | None = None,
 ) -> float:
     """Solve ``anchors`` in order into ``values``, asking the engine for table entries as needed.
 
@@ -322,7 +326,7 @@ def run_kernel(
     if kernel == "laid":
         if not isinstance(store, Templates):
             store = board.templates = Templates()
-        engine += discover(board, anchors, policy is not None)
+        engine += discover(board, anchors, policy or _policy.optimal())
     pstep = entry_steps(board)
     position = 0
     total = len(anchors)

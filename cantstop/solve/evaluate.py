@@ -29,23 +29,26 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
 
 from cantstop import MARKERS, Event, Phase, Rules, State, Stop, new_game, roll_outcomes
+from cantstop.dice import ORDERED_ROLLS
 from cantstop.errors import IllegalAction
 from cantstop.players import (
     BoldPlayer,
     CautiousPlayer,
     Decision,
+    GreedyPlayer,
     Player,
     QuotaPlayer,
     RandomPlayer,
     Rule28Player,
     decide,
 )
-from cantstop.solve._policy import RANDOM
+from cantstop.solve._policy import GAIN, RANDOM, Policy
 from cantstop.solve._solution import run_kernel
 from cantstop.solve.board import Board, check_solitaire
 
@@ -58,6 +61,9 @@ __all__ = [
     "policy_tables",
 ]
 
+
+#: The ordered rolls of four dice: chances of a roll are counts out of this many.
+_ROLL_COUNT = len(ORDERED_ROLLS)
 
 #: A turn whose chance of not busting is this small or less is taken never to end well: the
 #: rounding of the chances' sum is far larger than any chance a real player leaves of winning.
@@ -155,11 +161,19 @@ class PolicyTables(NamedTuple):
     #: Whether the scores read a move's sums from its climbs (true of every solitaire
     #: move the engine lists, which the board checks as it fills its table).
     by_climbs: bool = False
+    #: The most expected gain (spaces times 1296) at which the player stops, by the weight
+    #: of the rolls that bust and the spaces climbed (the greedy player's; see ``_policy``).
+    limit: np.ndarray | None = None
+
+    def policy(self) -> Policy:
+        """Return the tables as the kernel takes them (``_policy.Policy``)."""
+        limit = np.zeros((1, 1), np.int64) if self.limit is None else self.limit
+        return (self.width, self.slot_of, self.choice, self.likely, self.stop, limit)
 
 
 #: The players whose decisions :func:`policy_tables` gives as tables (their subclasses,
 #: which may decide otherwise, are walked through the engine), besides the random player.
-TABLED = (Rule28Player, QuotaPlayer, CautiousPlayer, BoldPlayer)
+TABLED = (Rule28Player, QuotaPlayer, CautiousPlayer, BoldPlayer, GreedyPlayer)
 
 
 def policy_tables(player: Player, board: Board) -> PolicyTables | None:
@@ -190,7 +204,18 @@ def policy_tables(player: Player, board: Board) -> PolicyTables | None:
       :meth:`~cantstop.players.RandomPlayer.stop_chance`; it plays each
       legal move with the same chance, and needs no other table (its width
       is ``_policy.RANDOM``).  Its value is the mean over its own draws as
-      well as the dice's.
+      well as the dice's;
+    - the :class:`~cantstop.players.GreedyPlayer` is asked its
+      :meth:`~cantstop.players.GreedyPlayer.score` of every move of one or
+      two sums (ranked, so that the kernel compares exactly the keys the
+      player compares), its
+      :meth:`~cantstop.players.GreedyPlayer.stops_outright` and its
+      :meth:`~cantstop.players.GreedyPlayer.gain_limit` for every bust
+      weight out of 1296 and every progress a turn can make (its width is
+      ``_policy.GAIN``).  The kernel reads a position's expected gain off
+      the moves the engine listed, as the spaces the longest move of each
+      roll climbs, which is :func:`cantstop.odds.expected_gain` as long as
+      a move's sums are its climbs.
 
     Other players (and subclasses, which may decide otherwise) give none,
     and so does a board with a column taller than 15 spaces.
@@ -203,6 +228,8 @@ def policy_tables(player: Player, board: Board) -> PolicyTables | None:
     heights = [int(x) for x in board.h]
     if type(player) not in TABLED or max(heights) > 15:  # climbs are packed in 4 bits
         return None
+    if type(player) is GreedyPlayer:
+        return _gain_tables(player, board)
     columns = board.columns
     k = len(columns)
     width = max(heights) + 1
@@ -248,6 +275,34 @@ def policy_tables(player: Player, board: Board) -> PolicyTables | None:
     )
 
 
+def _gain_tables(player: GreedyPlayer, board: Board) -> PolicyTables:
+    """Return the greedy player's tables (``_policy.GAIN``), each number its own answer."""
+    columns = board.columns
+    k = len(columns)
+    heights = board.rules.heights
+    keys: dict[int, tuple[float, int]] = {}
+    for first in range(k):
+        for second in range(first, k + 1):  # k: a move of one sum
+            sums = [columns[first]] if second == k else [columns[first], columns[second]]
+            for new in range(len(set(sums)) + 1):
+                keys[(first * (k + 1) + second) * 3 + new] = player.score(sums, new, heights)
+    ranks = {key: rank for rank, key in enumerate(sorted(set(keys.values())))}
+    choice = np.full(k * (k + 1) * 3, -1, np.int64)
+    for index, key in keys.items():
+        choice[index] = ranks[key]
+    both = (False, True)
+    outright = [[player.stops_outright(wins, claims) for claims in both] for wins in both]
+    stop = np.array([[outright]], np.bool_)
+    most = sum(sorted(heights.values())[-MARKERS:])  # the most spaces a turn's markers climb
+    limit = np.empty((_ROLL_COUNT + 1, most + 1), np.int64)
+    for weight in range(_ROLL_COUNT + 1):
+        bust = Fraction(weight, _ROLL_COUNT)
+        for progress in range(most + 1):
+            limit[weight, progress] = math.floor(player.gain_limit(bust, progress) * _ROLL_COUNT)
+    empty = np.zeros(1, np.int64)
+    return PolicyTables(GAIN, empty, choice, np.zeros(1), stop, by_climbs=True, limit=limit)
+
+
 class Evaluated(NamedTuple):
     """What :func:`evaluate_on_tables` found and what it cost."""
 
@@ -257,7 +312,8 @@ class Evaluated(NamedTuple):
     anchors: int
     #: The in-turn positions valued.
     positions: int
-    #: CPU seconds in all, and of them the engine's (filling the move table).
+    #: CPU seconds in all, the player's tables included, and of them the engine's (filling
+    #: the move table).
     seconds: float
     engine_seconds: float
 
@@ -281,16 +337,16 @@ def evaluate_on_tables(
     check_solitaire(rules)
     if board is None:
         board = Board.of(rules)
+    begun = time.process_time()  # as the solve counts: from the board made, tables included
     tables = policy_tables(player, board)
     if tables is None:
         return None
-    begun = time.process_time()
     values = np.zeros(board.anchors, np.float64)
     anchors = np.arange(board.anchors - 1, -1, -1, dtype=np.int64)
     stats = np.zeros(4, np.int64)
     engine = run_kernel(
         board, anchors, values, stats,
-        policy=(tables.width, tables.slot_of, tables.choice, tables.likely, tables.stop),
+        policy=tables.policy(),
     )  # fmt: skip
     if tables.by_climbs and not board.sums_are_climbs:
         return None

@@ -150,7 +150,7 @@ def laid_out_positions(heights: Sequence[int]) -> tuple[int, int]:
     """Return a board's in-turn positions of games going on, and those whose rolls are laid out.
 
     The solver lays out the rolls of a turn's start and of every position
-    whose stop does not win (``cantstop.solve._laid.WINS``): the columns
+    whose stop does not win (``cantstop.solve._policy.BARE``): the columns
     won, with those a marker tops, fewer than three.  Its cost grows with
     these; the others cost next to nothing.
 
