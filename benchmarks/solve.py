@@ -10,9 +10,9 @@ passes), each solve on a fresh board whose move table is asked of the
 engine, and prints both kernels' microseconds per in-turn position (CPU
 time less the engine's), their ratio, and the largest difference between
 the two solutions' values.  ``--no-reference`` skips that second solve.
-``--evaluate`` also evaluates every built-in player but the optimal one
-(the Rule of 28, the cautious, the bold, the greedy and the random player)
-exactly through the solver's tables
+``--evaluate`` also evaluates every built-in player (the Rule of 28, the
+cautious, the bold, the greedy and the random player, and the optimal
+player of the solution just made) exactly through the solver's tables
 (:func:`cantstop.solve.evaluate.evaluate_on_tables`), each on a fresh
 board, and prints each one's CPU time (its tables' making included), the
 engine's part, and its ratio to the solve's.
@@ -84,8 +84,16 @@ def main() -> None:
             Rule28Player,
         )
         from cantstop.solve.evaluate import evaluate_on_tables
+        from cantstop.solve.player import OptimalPlayer
 
-        players = (Rule28Player(), CautiousPlayer(), BoldPlayer(), GreedyPlayer(), RandomPlayer())
+        players = (
+            Rule28Player(),
+            CautiousPlayer(),
+            BoldPlayer(),
+            GreedyPlayer(),
+            RandomPlayer(),
+            OptimalPlayer(solution),
+        )
         for player in players:
             found = evaluate_on_tables(player, rules)
             assert found is not None
@@ -94,6 +102,10 @@ def main() -> None:
             report[f"{prefix}_engine_seconds"] = found.engine_seconds
             report[f"{prefix}_positions"] = found.positions
             report[player.name] = float(found.values[0])  # the empty board is anchor 0
+            if isinstance(player, OptimalPlayer):  # its play is worth its solution
+                report["evaluate_optimal_max_difference"] = float(
+                    abs(found.values - solution.values).max()
+                )
             report[f"{prefix}_over_solve"] = round(found.seconds / stats.seconds, 2)
     if args.ray:
         from cantstop.solve.distributed import solve_on_ray

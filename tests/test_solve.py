@@ -218,6 +218,34 @@ def test_the_greedy_players_tables_compare_its_own_floating_point_keys() -> None
         assert evaluate(Exact(), rules, start) != pytest.approx(walked, rel=1e-6)
 
 
+def test_the_optimal_player_of_a_damaged_solution_through_tables_is_its_walk() -> None:
+    """The optimal player plays its solution's decisions: damaged, they are worth what they are.
+
+    Every anchor's value through the tables agrees with the engine's walk of
+    the same player (to 1e-12), and the damaged play is worse than the
+    optimum by a visible margin somewhere; the honest solution is its own
+    value.  A solution with a value below 0 is walked.
+    """
+    rules = TINY[1]
+    solution = solve(rules)
+    honest = evaluate_on_tables(OptimalPlayer(solution), rules)
+    assert honest is not None
+    assert float(abs(honest.values - solution.values).max()) <= 1e-12
+    damaged = solve(rules)
+    damaged.values[:] *= np.random.default_rng(1).uniform(0.5, 1.5, len(damaged.values))
+    board = Board.of(rules)
+    found = evaluate_on_tables(OptimalPlayer(damaged), rules, board)
+    assert found is not None
+    starts = [s for s in build(rules).states if s.phase is Phase.ROLL]
+    for state in starts:
+        walked = evaluate(OptimalPlayer(damaged), rules, state, tables=False)
+        squares, _ = board.position(state)
+        assert float(found.values[board.number(squares)]) == pytest.approx(walked, rel=1e-12)
+    assert float((found.values - solution.values).max()) > 0.1
+    damaged.values[1] = -1.0
+    assert policy_tables(OptimalPlayer(damaged), board) is None
+
+
 def test_only_the_tabled_players_themselves_give_tables() -> None:
     """Other players, and subclasses that may decide otherwise, are walked through the engine."""
 

@@ -58,11 +58,13 @@ from cantstop.solve._policy import (
     GAIN,
     NEVER,
     RANDOM,
+    SOLVED,
     Policy,
     gain_pass,
     placings,
     player_pass,
     random_pass,
+    solved_pass,
     stops_outright,
 )
 from cantstop.solve._templates import (
@@ -162,8 +164,8 @@ def discover(
     """Find the table entries that the turns of ``anchors[start:]`` need and the table lacks.
 
     The positions whose rolls :func:`lay_out` will not lay out are passed
-    over: in a solve those whose stop wins, in an evaluation (``policy``
-    of a width other than 0) those where the player stops outright
+    over: in a solve (and for the optimal player of a solution) those whose
+    stop wins, in an evaluation of another player those where it stops outright
     (``_policy.stops_outright``, with ``placed`` and ``bare`` its
     scratch).  Each (markers, classes) pair met is
     checked once: its 126 entries are
@@ -183,7 +185,7 @@ def discover(
     rolls = tables[6].shape[0]
     keys = (*key_coefficients(tables), np.empty(rolls, np.int64), np.empty(rolls, np.int64))
     recorded = 0
-    evaluating = policy[0] != 0
+    evaluating = policy[0] != 0 and policy[0] != SOLVED  # SOLVED: laid out as in a solve
     for position in range(start, anchors.shape[0]):
         a = anchors[position]
         decode(a, h, stride, s)
@@ -234,6 +236,7 @@ def lay_out(
     keys: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     scratch: tuple[np.ndarray, np.ndarray, np.ndarray],
     p_stop: np.ndarray,
+    p_at: np.ndarray,
     p_bust: np.ndarray,
     p_group: np.ndarray,
     lay: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -245,7 +248,9 @@ def lay_out(
 
     Positions are numbered in the order a pass values them (successors
     first; the anchor's own position last): ``p_stop[i]`` is position
-    ``i``'s stop value (infinite where no stop is possible), ``p_bust[i]``
+    ``i``'s stop value (infinite where no stop is possible), ``p_at[i]``
+    the anchor its stop leads to (-1 where the stop wins or there is none,
+    ``p_stop`` then not depending on ``values``), ``p_bust[i]``
     the weight of the rolls that bust, and ``p_group[i]:p_group[i + 1]`` its
     groups in ``lay`` = (group weight, group's first successor, successors),
     the successors of group ``q`` being ``succ[first[q]:first[q + 1]]``, in
@@ -290,6 +295,7 @@ def lay_out(
             if skip:
                 if missing == 0:
                     slot[t - a] = i
+                    p_at[i] = -1 if over[tmask] else t
                     p_stop[i] = 1.0 if over[tmask] else 1.0 + values[t]
                     p_bust[i] = BARE
                     i += 1
@@ -318,6 +324,7 @@ def lay_out(
                         missing += 1
             elif missing == 0:
                 slot[t - a] = i
+                p_at[i] = t if n > 0 and not over[tmask] else -1
                 if n > 0:
                     p_stop[i] = 1.0 if over[tmask] else 1.0 + values[t]
                 else:
@@ -482,6 +489,7 @@ def run_anchors(
                np.empty(pool.shape[0], np.int64))  # fmt: skip
     size = w.shape[0]
     p_stop = np.empty(size, np.float64)
+    p_at = np.empty(size, np.int64)
     p_bust = np.empty(size, np.float64)
     p_group = np.empty(size + 1, np.int64)
     placed = (np.empty(size, np.int64), np.empty(size, np.int64), np.empty(size, np.int64),
@@ -490,7 +498,9 @@ def run_anchors(
     lay = (np.empty(32 * size, np.float64), np.empty(32 * size + 1, np.int64),
            np.empty(64 * size, np.int64))  # fmt: skip
     bound = np.empty(2, np.float64)
-    evaluating = policy[0] != 0
+    # The optimal player of a solution stops where a stop wins, as the solve does.
+    evaluating = policy[0] != 0 and policy[0] != SOLVED
+    chosen = np.empty(size if policy[0] == SOLVED else 0, np.float64)
     for position in range(start, anchors.shape[0]):
         a = anchors[position]
         nb = begin_anchor(a, s, tables, values, markers, blocks)
@@ -500,15 +510,20 @@ def run_anchors(
             outright(a, s, h, over, nb, blocks, policy, placed, bare)
         code, lay = lay_out(
             a, s, tables, pstep, values, templates, store, nb, blocks, slot, keys, scratch,
-            p_stop, p_bust, p_group, lay, misses, evaluating, bare,
+            p_stop, p_at, p_bust, p_group, lay, misses, evaluating, bare,
         )  # fmt: skip
         if code != -1:
             clear_blocks(nb, blocks)
             return position, code
         count = blocks[3][nb - 1] + 1
         clear_blocks(nb, blocks)
-        if evaluating:
-            if policy[0] == RANDOM:
+        if policy[0] != 0:
+            if policy[0] == SOLVED:
+                solution = policy[3]
+                f, b = solved_pass(
+                    count, solution[a], p_stop, p_at, p_bust, p_group, lay, solution, chosen, w, d
+                )
+            elif policy[0] == RANDOM:
                 f, b = random_pass(count, p_stop, p_bust, p_group, lay, policy[3][0], w, d)
             elif policy[0] == GAIN:
                 f, b = gain_pass(count, k, p_stop, p_bust, p_group, lay, placed, policy, w, d)

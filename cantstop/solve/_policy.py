@@ -47,6 +47,13 @@ greedy player) has the width :data:`GAIN` and is valued by
   spaces a legal move climbs, as :func:`cantstop.odds.expected_gain`
   counts it: here read off the laid-out moves' climbs.
 
+The optimal player of a solution (:class:`cantstop.solve.player.OptimalPlayer`)
+has the width :data:`SOLVED`, and ``likely`` holds the solution's value of
+every anchor: its decisions are the solution's, the move to the successor
+of least value and a stop where stopping is worth no more than rolling, at
+the anchor's value as the bust cost, and :func:`solved_pass` takes them as
+a pass of the solve does, while it values the play.
+
 Where a player stops whatever its rolls (``stops_outright``: a stop table
 that says so, or for the solver a stop that wins), the position's rolls are
 not laid out at all, and the position is worth its stop.
@@ -71,6 +78,7 @@ __all__ = [
     "GAIN",
     "NEVER",
     "RANDOM",
+    "SOLVED",
     "Policy",
     "gain_pass",
     "optimal",
@@ -86,6 +94,8 @@ NEVER = 1e-9
 RANDOM = -1
 #: The width of the policy of a player that weighs a roll's expected gain against its loss.
 GAIN = -2
+#: The width of the policy of the optimal player of a solution.
+SOLVED = -3
 #: The bust weight that marks a position laid out without its rolls: it is worth its stop.
 BARE = -1.0
 
@@ -350,6 +360,64 @@ def gain_pass(
             w[i] = p_stop[i]
             d[i] = 0.0
         else:
+            w[i] = total / ROLLS
+            d[i] = slope / ROLLS
+    return w[count - 1], d[count - 1]
+
+
+@njit(cache=True)
+def solved_pass(
+    count: int,
+    x: float,
+    p_stop: np.ndarray,
+    p_at: np.ndarray,
+    p_bust: np.ndarray,
+    p_group: np.ndarray,
+    lay: tuple[np.ndarray, np.ndarray, np.ndarray],
+    solution: np.ndarray,
+    chosen: np.ndarray,
+    w: np.ndarray,
+    d: np.ndarray,
+) -> tuple[float, float]:  # pragma: no cover
+    """Value the ``count`` laid-out positions as the optimal player of ``solution`` plays them.
+
+    The player's decisions are those of a pass of the solve
+    (``_laid.laid_pass``) at the bust cost ``1 + x``, ``x`` the solution's
+    value of the anchor, with stops worth ``1 + solution[p_at[i]]`` (or
+    ``p_stop[i]`` where ``p_at[i]`` is -1: a stop that wins, or none): the
+    successor of least value for each roll, the first among equals, and a
+    stop where it is worth no more than rolling.  ``chosen`` gets each
+    position's value under those decisions as the solution counts it; ``w``
+    and ``d`` its value and slope as the player's play is worth, with stops
+    worth ``p_stop`` (what :func:`player_pass` writes).  Returns the turn
+    start's value and slope.
+    """
+    gw, gfirst, succ = lay
+    for i in range(count):
+        if p_bust[i] == BARE:
+            chosen[i] = p_stop[i]
+            w[i] = p_stop[i]
+            d[i] = 0.0
+            continue
+        stop = p_stop[i] if p_at[i] < 0 else 1.0 + solution[p_at[i]]
+        planned = p_bust[i] * (1.0 + x)
+        total = p_bust[i]
+        slope = p_bust[i]
+        for q in range(p_group[i], p_group[i + 1]):
+            best = succ[gfirst[q]]
+            for j in range(gfirst[q] + 1, gfirst[q + 1]):
+                if chosen[succ[j]] < chosen[best]:
+                    best = succ[j]
+            planned += gw[q] * chosen[best]
+            total += gw[q] * w[best]
+            slope += gw[q] * d[best]
+        rolling = planned / ROLLS
+        if stop <= rolling:
+            chosen[i] = stop
+            w[i] = p_stop[i]
+            d[i] = 0.0
+        else:
+            chosen[i] = rolling
             w[i] = total / ROLLS
             d[i] = slope / ROLLS
     return w[count - 1], d[count - 1]

@@ -48,9 +48,10 @@ from cantstop.players import (
     Rule28Player,
     decide,
 )
-from cantstop.solve._policy import GAIN, RANDOM, Policy
+from cantstop.solve._policy import GAIN, RANDOM, SOLVED, Policy
 from cantstop.solve._solution import run_kernel
 from cantstop.solve.board import Board, check_solitaire
+from cantstop.solve.player import OptimalPlayer, find_solution
 
 __all__ = [
     "Evaluated",
@@ -172,7 +173,8 @@ class PolicyTables(NamedTuple):
 
 
 #: The players whose decisions :func:`policy_tables` gives as tables (their subclasses,
-#: which may decide otherwise, are walked through the engine), besides the random player.
+#: which may decide otherwise, are walked through the engine), besides the random player
+#: and the optimal one.
 TABLED = (Rule28Player, QuotaPlayer, CautiousPlayer, BoldPlayer, GreedyPlayer)
 
 
@@ -217,9 +219,28 @@ def policy_tables(player: Player, board: Board) -> PolicyTables | None:
       roll climbs, which is :func:`cantstop.odds.expected_gain` as long as
       a move's sums are its climbs.
 
+    - the :class:`~cantstop.solve.player.OptimalPlayer` gives its solution
+      (the one it holds, or the board's in the solutions folder, as its
+      play finds it): its decisions are the least value among a roll's
+      moves and a stop worth no more than rolling, which a pass of the
+      solve takes from the solution's values (``_policy.solved_pass``).
+      Where two choices tie, the pass may take the other one than the
+      player's (whose values sum the rolls in another order), and the two
+      are then worth the same to rounding.  A solution with a value below
+      0 gives none: the player might roll on where a stop wins.
+
     Other players (and subclasses, which may decide otherwise) give none,
     and so does a board with a column taller than 15 spaces.
     """
+    if type(player) is OptimalPlayer:
+        solution = player.solution
+        if solution is None or solution.rules != board.rules:
+            solution = find_solution(board.rules)
+        values = np.asarray(solution.values, np.float64)
+        if len(values) != board.anchors or not bool((values >= 0).all()):
+            return None
+        empty = np.zeros(1, np.int64)
+        return PolicyTables(SOLVED, empty, empty, values, np.zeros((1, 1, 1, 1), np.bool_))
     if type(player) is RandomPlayer:
         empty = np.zeros(1, np.int64)
         return PolicyTables(
