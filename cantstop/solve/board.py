@@ -81,6 +81,8 @@ class Board:
     asked: int = 0
     _bases: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     _stored: dict[tuple[int, ...], int] = field(default_factory=dict)
+    #: Each column's stride and radix (its height plus 1), as Python integers.
+    _radices: list[tuple[int, int]] = field(default_factory=list)
     #: The outcome templates made from the move table so far (the solver's store), if any.
     templates: object = None
     #: Whether every move asked of the engine so far plays one sum per space it climbs
@@ -139,6 +141,7 @@ class Board:
             pool=np.zeros(1 << 16, np.int64),
             _bases=roll_base,
         )
+        board._radices = [(int(st), int(hi) + 1) for st, hi in zip(stride, h, strict=True)]
         board._find_over()
         return board
 
@@ -146,9 +149,8 @@ class Board:
 
     def squares_of(self, anchor: int) -> tuple[int, ...]:
         """Return the square in each column of anchor number ``anchor`` (0 for none)."""
-        return tuple(
-            int(anchor // st % (hi + 1)) for st, hi in zip(self.stride, self.h, strict=True)
-        )
+        anchor = int(anchor)
+        return tuple(anchor // st % radix for st, radix in self._radices)
 
     def number(self, spaces: tuple[int, ...]) -> int:
         """Return the anchor number of a square (or marker) position per column."""
@@ -207,30 +209,41 @@ class Board:
             self.over[mask] = step.event is Event.WON
 
     def fill(self, misses: np.ndarray) -> None:
-        """Ask the engine for the table entries in ``misses`` (key, anchor, in-turn position)."""
+        """Ask the engine for the table entries in ``misses`` (key, anchor, in-turn position).
+
+        The entries of one position come one after another (its rolls), so
+        the position's state is made once for them.
+        """
+        at: tuple[int, int] | None = None
+        index = {c: i for i, c in enumerate(self.columns)}
+        rolls = [Roll(dice) for dice in self.roll_dice]
         for key, anchor, inturn in misses.tolist():
             if self.entry[key] != REQUESTED:
                 continue
             roll = int(np.searchsorted(self._bases, key, side="right")) - 1
-            squares = self.squares_of(anchor)
-            spaces = self.squares_of(inturn)
-            climbs = tuple(t - s for t, s in zip(spaces, squares, strict=True))
-            state = self.state(squares, climbs)
-            if state.phase is Phase.DECIDE and not may_stop(state):
-                raise AssertionError(
-                    f"the solver assumes solitaire always allows a stop, "
-                    f"but not in {format_state(state)}"
-                )
-            step = state.step(Roll(self.roll_dice[roll]))
+            if at != (anchor, inturn):
+                at = (anchor, inturn)
+                squares = self.squares_of(anchor)
+                spaces = self.squares_of(inturn)
+                climbs = tuple(t - s for t, s in zip(spaces, squares, strict=True))
+                state = self.state(squares, climbs)
+                if state.phase is Phase.DECIDE and not may_stop(state):
+                    raise AssertionError(
+                        f"the solver assumes solitaire always allows a stop, "
+                        f"but not in {format_state(state)}"
+                    )
+                before = {c: state.markers.get(c, squares[i]) for i, c in enumerate(self.columns)}
+            step = state.step(rolls[roll])
             moves = step.state.legal_moves() if step.event is Event.ROLLED else ()
             codes: list[int] = [len(moves)]
             for move in moves:
                 after = step.state.apply(move)
                 changed = []
                 sums = []
-                for i, c in enumerate(self.columns):
-                    before = state.markers.get(c, squares[i])
-                    climb = after.markers.get(c, before) - before
+                # A move never takes a marker away: only columns with one can have climbed.
+                for c, space in sorted(after.markers.items()):
+                    i = index[c]
+                    climb = space - before[c]
                     if climb:
                         if not 0 < climb < 8:
                             raise AssertionError(f"a move that climbs {climb} spaces in one column")
