@@ -83,7 +83,9 @@ def test_optimal_player_value_is_the_solved_value(tiny) -> None:  # type: ignore
     played = player_values(graph, OptimalPlayer(solution))
     start = new_game(rules)
     assert played[start] == pytest.approx(solution.start_value, abs=1e-9)
-    assert evaluate(OptimalPlayer(solution), rules) == pytest.approx(values[start], abs=1e-9)
+    for tables in (False, True):  # walked through the engine, and through the tables
+        valued = evaluate(OptimalPlayer(solution), rules, tables=tables)
+        assert valued == pytest.approx(values[start], abs=1e-9)
 
 
 def test_exact_evaluation_agrees_with_value_iteration_of_the_player(tiny) -> None:  # type: ignore[no-untyped-def]
@@ -647,3 +649,26 @@ def test_solve_board_shows_its_progress_on_stderr(tmp_path, capsys) -> None:  # 
     assert reports[-1][0] == reports[-1][1]
     assert reports[-1][2] == "100"
     assert shown.err.endswith("\n")
+
+
+def test_the_solver_benchmark_evaluates_every_built_in_player() -> None:
+    """``benchmarks.solve --evaluate`` values every built-in player through the tables.
+
+    Each against the solve's CPU time; the optimal player of the solution
+    just made is worth that solution at every anchor.
+    """
+    import json
+
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.solve", "--board", "1", "--evaluate", "--no-reference"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    names = [n for n in PLAYERS if n != "optimal"]
+    assert all(f"evaluate_{n}_over_solve" in report for n in names if n != "rule28")
+    assert report["evaluate_over_solve"] > 0
+    assert report["optimal"] == pytest.approx(report["start"], abs=1e-12)
+    assert report["evaluate_optimal_max_difference"] <= 1e-12
+    assert report["rule28"] >= report["start"] - 1e-12

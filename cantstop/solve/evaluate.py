@@ -1,11 +1,16 @@
 """Exact evaluation of any deterministic player: its expected turns to win solitaire.
 
-A player that gives its decisions as tables (:class:`~cantstop.players.Rule28Player`
-and the :class:`~cantstop.players.QuotaPlayer`, so the cautious and the bold
-player too, through :func:`policy_tables`) is evaluated through the solver's own tables
-(:func:`evaluate_on_tables`): the solver's laid-out turns, with the
-player's choices in place of the best ones, at about the cost of solving
-the board.  Any other deterministic player is walked through the engine:
+Every built-in player gives its decisions as tables (:func:`policy_tables`:
+the :class:`~cantstop.players.Rule28Player`, the
+:class:`~cantstop.players.QuotaPlayer`, so the cautious and the bold player
+too, the :class:`~cantstop.players.GreedyPlayer`, the
+:class:`~cantstop.players.RandomPlayer` and the
+:class:`~cantstop.solve.player.OptimalPlayer`), and is evaluated through
+the solver's own tables (:func:`evaluate_on_tables`): the solver's laid-out
+turns, with the player's choices in place of the best ones, at about the
+cost of solving the board.  Any other player (a subclass of one of them
+too, since it may decide otherwise) is walked through the engine, if it is
+deterministic:
 :func:`evaluate` follows the player through every roll of every turn it can
 reach, asking the engine for each roll's outcome and the player for each
 decision, and solves the turn's equation exactly as the solver does: a
