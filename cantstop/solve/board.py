@@ -217,10 +217,11 @@ class Board:
         at: tuple[int, int] | None = None
         index = {c: i for i, c in enumerate(self.columns)}
         rolls = [Roll(dice) for dice in self.roll_dice]
-        for key, anchor, inturn in misses.tolist():
+        # The roll of each entry key: the last roll whose keys start at or before it.
+        rolls_of = (np.searchsorted(self._bases, misses[:, 0], side="right") - 1).tolist()
+        for (key, anchor, inturn), roll in zip(misses.tolist(), rolls_of, strict=True):
             if self.entry[key] != REQUESTED:
                 continue
-            roll = int(np.searchsorted(self._bases, key, side="right")) - 1
             if at != (anchor, inturn):
                 at = (anchor, inturn)
                 squares = self.squares_of(anchor)
