@@ -135,18 +135,16 @@ def outright(
     policy: Policy,
     placed: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     bare: np.ndarray,
-) -> int:  # pragma: no cover
+) -> None:  # pragma: no cover
     """Place the markers of anchor ``a``'s positions and find where the player stops outright.
 
     Fills ``placed`` (``_policy.placings``; the random player needs none)
     and ``bare`` (``_policy.stops_outright``) in the order :func:`lay_out`
-    numbers the positions; returns how many positions there are.
+    numbers the positions.
     """
-    count = blocks[3][nb - 1] + 1
     if policy[0] != RANDOM:
         placings(a, s, h, nb, blocks, policy, placed)
-    stops_outright(count, h.shape[0], over, placed, policy, bare)
-    return int(count)
+    stops_outright(blocks[3][nb - 1] + 1, h.shape[0], over, placed, policy, bare)
 
 
 @njit(cache=True)
